@@ -1,0 +1,5 @@
+"""The Django project: settings, urls, the Celery app."""
+
+from .celery import app as celery_app
+
+__all__ = ["celery_app"]

@@ -1,0 +1,3 @@
+"""Tablet API routes."""
+
+urlpatterns: list = []

@@ -1,0 +1,65 @@
+"""Settlement lines, totals and the payout discrepancies of the verify contract."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from .money import ZERO, fmt
+
+
+@dataclass(frozen=True, slots=True)
+class SettlementLine:
+    """One bet's result: ``net`` is what the player won (negative when lost, zero for a push)."""
+
+    bet: str  # main, bonus, perfect-pairs, 21+3, insurance, behind, behind-insurance, ...
+    wager: Decimal
+    result: str  # win, lose, push, blackjack, surrender, refund, ...
+    net: Decimal
+    detail: str
+    hand: int | None = None  # index of the hand after a split
+    behind: int | None = None  # index of the bettor behind
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "bet": self.bet,
+            "wager": fmt(self.wager),
+            "result": self.result,
+            "net": fmt(self.net),
+            "detail": self.detail,
+        }
+        if self.hand is not None:
+            out["hand"] = self.hand
+        if self.behind is not None:
+            out["behind"] = self.behind
+        return out
+
+
+def total_net(lines: Iterable[SettlementLine]) -> Decimal:
+    """The sum of the nets (what the house pays out minus what it collects)."""
+    return sum((line.net for line in lines), ZERO)
+
+
+def due_by_kind(lines: Iterable[SettlementLine]) -> dict[str, Decimal]:
+    """What the dealer must hand over per bet kind: the sum of that kind's positive nets."""
+    due: dict[str, Decimal] = {}
+    for line in lines:
+        due.setdefault(line.bet, ZERO)
+        if line.net > 0:
+            due[line.bet] += line.net
+    return due
+
+
+def discrepancies(seat: int, lines: Iterable[SettlementLine], paid: Mapping[str, Decimal] | None) -> list[dict[str, Any]]:
+    """Each bet kind where ``paid`` differs from what is due (only when ``paid`` was given)."""
+    if paid is None:
+        return []
+    due = due_by_kind(lines)
+    out = []
+    for kind in sorted(set(due) | set(paid)):
+        d, p = due.get(kind, ZERO), paid.get(kind, ZERO)
+        if d != p:
+            out.append({"seat": seat, "bet": kind, "paid": fmt(p), "due": fmt(d), "difference": fmt(p - d)})
+    return out

@@ -1,0 +1,1 @@
+"""Models of the floor: casinos, pits, tables, games, rule sets and pay tables."""
