@@ -38,6 +38,7 @@ class ShoeSpec:
     jokers_per_deck: int = 0
     shuffle_rule: ShuffleRule = ShuffleRule.CUT_CARD
     shuffle_at: int = 0  # cut-card position, or the dealt-cards threshold
+    total_jokers: int | None = None  # Jokers per shoe rather than per deck (Contract Rummy: 2 decks + 1 Joker)
 
     def __post_init__(self) -> None:
         if not isinstance(self.decks, int) or not 1 <= self.decks <= 16:
@@ -52,25 +53,30 @@ class ShoeSpec:
             )
 
     @property
+    def jokers(self) -> int:
+        """Jokers in the whole shoe."""
+        return self.decks * self.jokers_per_deck if self.total_jokers is None else self.total_jokers
+
+    @property
     def size(self) -> int:
-        return self.decks * (52 + self.jokers_per_deck)
+        return self.decks * 52 + self.jokers
 
     def composition(self) -> Counter[Card]:
         """How many copies of each card the full shoe holds."""
         counts: Counter[Card] = Counter()
-        for card in standard_deck(self.jokers_per_deck):
+        for card in standard_deck():
             counts[card] += self.decks
+        if self.jokers:
+            counts[JOKER] = self.jokers
         return counts
 
     def copies(self, card: Card) -> int:
         """How many copies of ``card`` the full shoe holds."""
-        if card.is_joker:
-            return self.decks * self.jokers_per_deck
-        return self.decks
+        return self.jokers if card.is_joker else self.decks
 
     def shuffled(self, rng: random.Random | None = None) -> list[Card]:
         """A freshly shuffled shoe (for simulation and demos)."""
-        cards = [c for deck in range(self.decks) for c in standard_deck(self.jokers_per_deck)]
+        cards = [c for _ in range(self.decks) for c in standard_deck()] + [JOKER] * self.jokers
         (rng or random.Random()).shuffle(cards)
         return cards
 
@@ -122,8 +128,8 @@ class Shoe:
 
     def verify_deal(self, card: Card) -> None:
         """Raise ``InvalidCard`` if ``card`` cannot come from this shoe now."""
-        if card.is_joker and self.spec.jokers_per_deck == 0:
-            raise InvalidCard(f"a Joker cannot come from this shoe: the game is played without Jokers")
+        if card.is_joker and self.spec.jokers == 0:
+            raise InvalidCard("a Joker cannot come from this shoe: the game is played without Jokers")
         copies = self.spec.copies(card)
         if self._seen[card] >= copies:
             raise InvalidCard(

@@ -1,0 +1,265 @@
+"""Rule-set parameters of each game: typed, validated, with the published values as defaults.
+
+The back office stores a rule set as a JSON object of these parameters; ``rules_from_params`` turns
+it into the frozen dataclass the engine plays by, and raises ``InvalidInput`` naming the field for
+anything invalid.  One definition serves the back office, the engine and the math.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+from .errors import InvalidInput
+from .shoe import ShoeSpec, ShuffleRule
+
+
+def _int(name: str, value: object, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise InvalidInput(f"must be a whole number from {lo} to {hi}, got {value!r}", field=name)
+    return value
+
+
+def _bool(name: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidInput(f"must be true or false, got {value!r}", field=name)
+    return value
+
+
+def _choice(name: str, value: object, choices: tuple[str, ...]) -> str:
+    if value not in choices:
+        raise InvalidInput(f"must be one of {', '.join(choices)}; got {value!r}", field=name)
+    return str(value)
+
+
+@dataclass(frozen=True)
+class ShoeRules:
+    """Shoe parameters every game has."""
+
+    decks: int = 1
+    jokers_per_deck: int = 0
+    shuffle_rule: str = ShuffleRule.CUT_CARD.value  # "cut_card" | "cards_dealt"
+    shuffle_at: int = 0  # cut-card position, or cards dealt that call for a shuffle
+
+    def check_shoe(self) -> None:
+        _int("decks", self.decks, 1, 16)
+        _int("jokers_per_deck", self.jokers_per_deck, 0, 4)
+        _choice("shuffle_rule", self.shuffle_rule, tuple(r.value for r in ShuffleRule))
+        size = self.decks * (52 + self.jokers_per_deck)
+        _int("shuffle_at", self.shuffle_at, 1, size)
+
+    @property
+    def shoe(self) -> ShoeSpec:
+        return ShoeSpec(self.decks, self.jokers_per_deck, ShuffleRule(self.shuffle_rule), self.shuffle_at)
+
+    def check(self) -> None:
+        self.check_shoe()
+
+    def to_params(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Finnish27Rules(ShoeRules):
+    """No-Bust Finnish 27 (shared/rules/finnish-27-no-bust.txt)."""
+
+    decks: int = 6
+    jokers_per_deck: int = 2
+    shuffle_at: int = 243  # "after about four and a half decks" (rules/README.md)
+    dealer_stands_hard: int = 24  # dealer hits hard < 24
+    dealer_stands_soft: int = 25  # dealer hits soft < 25
+    player_loses_over_hard: int = 35  # a player hand over hard 35 loses at once
+
+    def check(self) -> None:
+        self.check_shoe()
+        _int("dealer_stands_hard", self.dealer_stands_hard, 2, 27)
+        _int("dealer_stands_soft", self.dealer_stands_soft, 2, 27)
+        _int("player_loses_over_hard", self.player_loses_over_hard, 27, 60)
+
+
+@dataclass(frozen=True)
+class BlackjackRules(ShoeRules):
+    """Unlimited Blackjack and Mini Blackjack are two rule sets of one engine."""
+
+    decks: int = 8
+    shuffle_at: int = 208  # cut card about half way
+    seats: int = 7
+    single_player: bool = False  # Mini Blackjack: one player on one of the seats
+    dealer_hits_soft_17: bool = False
+    dealer_peeks: bool = False  # False: no peek, a dealer blackjack takes doubled and split bets too
+    double_on: str = "any_two"  # "any_two" | "initial_two" (the first two cards of the hand only)
+    double_after_split: bool = True
+    max_hands: int = 2  # one split
+    split_aces_one_card: bool = True
+    auto_stand_21: bool = False
+    insurance: bool = True  # offered when the dealer shows an Ace
+    surrender: str = "vs_ace"  # "none" | "vs_ace" (offered only against an Ace, before other decisions)
+    bet_behind: bool = True
+    interrupted_settle_hours: int = 0  # 0: an interrupted round waits for a pit boss
+
+    def check(self) -> None:
+        self.check_shoe()
+        if self.jokers_per_deck:
+            raise InvalidInput("blackjack is played without Jokers", field="jokers_per_deck")
+        _int("seats", self.seats, 1, 9)
+        for name in ("single_player", "dealer_hits_soft_17", "dealer_peeks", "double_after_split",
+                     "split_aces_one_card", "auto_stand_21", "insurance", "bet_behind"):
+            _bool(name, getattr(self, name))
+        _choice("double_on", self.double_on, ("any_two", "initial_two"))
+        _int("max_hands", self.max_hands, 1, 4)
+        _choice("surrender", self.surrender, ("none", "vs_ace"))
+        _int("interrupted_settle_hours", self.interrupted_settle_hours, 0, 24 * 30)
+
+
+@dataclass(frozen=True)
+class BluffjackRules(ShoeRules):
+    """Bluffjack (shared/rules/bluffjack.txt) and its variants as options."""
+
+    shuffle_rule: str = ShuffleRule.CARDS_DEALT.value
+    shuffle_at: int = 1  # reshuffled before every hand
+    starting_chips: int = 100
+    ante: int = 1
+    minimum_raise: int = 1  # the player left of the dealer must raise by this
+    two_initial_bets: bool = False
+    bet_after_each_card: bool = False
+    no_house: bool = False
+    charlie: int = 0  # 0 (none), 5, 7 or 10
+    charlie_minimum_tiebreak: bool = False
+    best_hand_ranking: bool = False
+    odd_chip: str = "first_left_of_dealer"  # "first_left_of_dealer" | "house" | "next_pot"
+
+    def check(self) -> None:
+        self.check_shoe()
+        _int("starting_chips", self.starting_chips, 1, 10**9)
+        _int("ante", self.ante, 1, 10**9)
+        _int("minimum_raise", self.minimum_raise, 1, 10**9)
+        for name in ("two_initial_bets", "bet_after_each_card", "no_house", "charlie_minimum_tiebreak",
+                     "best_hand_ranking"):
+            _bool(name, getattr(self, name))
+        if self.charlie not in (0, 5, 7, 10):
+            raise InvalidInput(f"must be 0 (no Charlie), 5, 7 or 10; got {self.charlie!r}", field="charlie")
+        _choice("odd_chip", self.odd_chip, ("first_left_of_dealer", "house", "next_pot"))
+
+
+CONTRACT_MELDS = ("set", "sequence")
+
+
+def _default_deals() -> list[dict[str, Any]]:
+    s, q = "set", "sequence"
+    return [
+        {"cards": 10, "contract": [s, s]},
+        {"cards": 10, "contract": [s, q]},
+        {"cards": 10, "contract": [q, q]},
+        {"cards": 10, "contract": [s, s, s]},
+        {"cards": 12, "contract": [s, s, q]},
+        {"cards": 12, "contract": [s, q, q]},
+        {"cards": 12, "contract": [q, q, q]},
+    ]
+
+
+def _default_scores() -> dict[str, int]:
+    return {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9,
+            "T": 10, "J": 10, "Q": 10, "K": 10, "A": 15, "JK": 25}  # fmt: skip
+
+
+def _default_shoes() -> list[dict[str, int]]:
+    # "3 or 4 players: two decks + one joker; more than 5 players: three decks + two jokers".  The text
+    # is silent on exactly 5 players; we give 5 players the larger shoe (12-card deals to 5 players
+    # need 60 cards plus stock, which two decks serve poorly) — a rule-set option like the rest.
+    return [{"max_players": 4, "decks": 2, "jokers": 1}, {"max_players": 8, "decks": 3, "jokers": 2}]
+
+
+@dataclass(frozen=True)
+class ContractRummyRules(ShoeRules):
+    """Contract Rummy (second part of shared/rules/dealer-upcard-and-contract-rummy.txt)."""
+
+    decks: int = 2
+    jokers_per_deck: int = 1  # overridden per player count by ``shoes``
+    shuffle_rule: str = ShuffleRule.CARDS_DEALT.value
+    shuffle_at: int = 1
+    min_players: int = 3
+    max_players: int = 8
+    shoes: list[dict[str, int]] = field(default_factory=_default_shoes)
+    deals: list[dict[str, Any]] = field(default_factory=_default_deals)
+    card_scores: dict[str, int] = field(default_factory=_default_scores)
+    set_min: int = 3
+    sequence_min: int = 4
+    deuces_wild: bool = False  # variant: deuces wild, scored as Jokers (25)
+    numbers_score_five: bool = False  # variant: 2-9 score 5
+    out_of_turn_penalty_cards: int = 1
+
+    def check(self) -> None:
+        _int("min_players", self.min_players, 2, 12)
+        _int("max_players", self.max_players, self.min_players, 12)
+        if not isinstance(self.shoes, list) or not self.shoes:
+            raise InvalidInput("must be a list of {max_players, decks, jokers}", field="shoes")
+        for i, shoe in enumerate(self.shoes):
+            if not isinstance(shoe, dict) or set(shoe) != {"max_players", "decks", "jokers"}:
+                raise InvalidInput("must be {max_players, decks, jokers}", field=f"shoes[{i}]")
+            _int(f"shoes[{i}].max_players", shoe["max_players"], 1, 12)
+            _int(f"shoes[{i}].decks", shoe["decks"], 1, 8)
+            _int(f"shoes[{i}].jokers", shoe["jokers"], 0, 16)
+        if max(s["max_players"] for s in self.shoes) < self.max_players:
+            raise InvalidInput(f"no shoe is given for {self.max_players} players", field="shoes")
+        if not isinstance(self.deals, list) or not self.deals:
+            raise InvalidInput("must be a non-empty list of deals", field="deals")
+        for i, deal in enumerate(self.deals):
+            if not isinstance(deal, dict) or set(deal) != {"cards", "contract"}:
+                raise InvalidInput("each deal is {cards, contract}", field=f"deals[{i}]")
+            _int(f"deals[{i}].cards", deal["cards"], 1, 20)
+            c = deal["contract"]
+            if not isinstance(c, list) or not c or any(m not in CONTRACT_MELDS for m in c):
+                raise InvalidInput(
+                    f"a contract is a non-empty list of 'set' and 'sequence', got {c!r}", field=f"deals[{i}].contract"
+                )
+        expected = {"2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "JK"}
+        if not isinstance(self.card_scores, dict) or set(self.card_scores) != expected:
+            raise InvalidInput(f"must give a score for each of {sorted(expected)}", field="card_scores")
+        for k, v in self.card_scores.items():
+            _int(f"card_scores.{k}", v, 0, 1000)
+        _int("set_min", self.set_min, 2, 8)
+        _int("sequence_min", self.sequence_min, 2, 13)
+        _bool("deuces_wild", self.deuces_wild)
+        _bool("numbers_score_five", self.numbers_score_five)
+        _int("out_of_turn_penalty_cards", self.out_of_turn_penalty_cards, 0, 5)
+
+    def shoe_for(self, players: int) -> ShoeSpec:
+        """The shoe for ``players`` players (decks and Jokers by player count)."""
+        if not self.min_players <= players <= self.max_players:
+            raise InvalidInput(f"{players} players; this game takes {self.min_players} to {self.max_players}", field="players")
+        shoe = min((s for s in self.shoes if s["max_players"] >= players), key=lambda s: s["max_players"])
+        return ShoeSpec(shoe["decks"], 0, ShuffleRule.CARDS_DEALT, 1, total_jokers=shoe["jokers"])
+
+
+# The published rule sets (shared/rules/ and the readings of rules/README.md).
+PUBLISHED_RULES: dict[str, ShoeRules] = {
+    "finnish-27": Finnish27Rules(),
+    "unlimited-blackjack": BlackjackRules(),
+    "mini-blackjack": BlackjackRules(
+        decks=4, shuffle_rule=ShuffleRule.CARDS_DEALT.value, shuffle_at=60, seats=3, single_player=True,
+        dealer_peeks=True, double_on="initial_two", double_after_split=False, auto_stand_21=True,
+        surrender="none", bet_behind=False, interrupted_settle_hours=48,
+    ),
+    "bluffjack": BluffjackRules(),
+    "contract-rummy": ContractRummyRules(),
+}
+
+
+def rules_from_params(game: str, params: object) -> ShoeRules:
+    """Build and validate the rules of ``game`` from stored parameters; missing keys take the published value."""
+    if game not in PUBLISHED_RULES:
+        raise InvalidInput(f"unknown game {game!r}", field="game")
+    if params is None:
+        params = {}
+    if not isinstance(params, dict):
+        raise InvalidInput("rule-set parameters must be an object", field="params")
+    cls = type(PUBLISHED_RULES[game])
+    known = {f.name for f in fields(cls)}
+    unknown = sorted(set(params) - known)
+    if unknown:
+        raise InvalidInput(f"unknown parameter(s) {', '.join(unknown)} for {game}", field=unknown[0])
+    base = PUBLISHED_RULES[game].to_params()
+    base.update(params)
+    rules = cls(**base)
+    rules.check()
+    return rules
