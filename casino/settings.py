@@ -19,14 +19,15 @@ SECRET_KEY = env.str("SECRET_KEY", default="dev-insecure-" + "k" * 50)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
-# Production hardening: on unless explicitly turned off (the run command turns it off for plain http).
-SECURE = env.bool("SECURE", default=not DEBUG)
-SESSION_COOKIE_SECURE = SECURE
-CSRF_COOKIE_SECURE = SECURE
-SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=SECURE)
-SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000 if SECURE else 0)
-SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE
-SECURE_HSTS_PRELOAD = SECURE
+# HTTPS hardening: on in production (HTTPS=1), off by default so the embedded run and the tests work
+# over plain http on localhost.  `HTTPS=1 SECRET_KEY=... manage.py check --deploy` is clean.
+HTTPS = env.bool("HTTPS", default=False)
+SESSION_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_SECURE = HTTPS
+SECURE_SSL_REDIRECT = HTTPS
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000 if HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
+SECURE_HSTS_PRELOAD = HTTPS
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
