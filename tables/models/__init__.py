@@ -1,0 +1,35 @@
+"""Models of the floor, one submodule per area; Django finds them through these imports.
+
+``config``: casinos, pits, tables, games, versioned rule sets and pay tables (the back office).
+Other areas (rounds, shoes, audit records) live in their own submodules imported below.
+"""
+
+from .config import (
+    Casino,
+    Game,
+    GameKind,
+    PayLine,
+    PayLineKind,
+    PayTable,
+    Pit,
+    PublishedVersionError,
+    RuleSet,
+    Table,
+    TableStatus,
+    VersionStatus,
+)
+
+__all__ = [
+    "Casino",
+    "Game",
+    "GameKind",
+    "PayLine",
+    "PayLineKind",
+    "PayTable",
+    "Pit",
+    "PublishedVersionError",
+    "RuleSet",
+    "Table",
+    "TableStatus",
+    "VersionStatus",
+]
