@@ -61,7 +61,13 @@ def paid_of(seat: dict[str, Any], field: str) -> dict[str, Decimal] | None:
 def verify_round(request: dict[str, Any]) -> dict[str, Any]:
     """Verify a finished round; raises ``InvalidInput`` (a ``ValueError``) for malformed input."""
     game = game_of(request)
-    module = import_module(GAMES[game])
+    try:
+        module = import_module(GAMES[game])
+    except ModuleNotFoundError as exc:
+        if exc.name != GAMES[game]:
+            raise
+        # A game whose engine module is not installed is refused, not a server error.
+        raise InvalidInput(f"verification of {game} is not available", field="game") from None
     verify: Callable[[dict[str, Any]], dict[str, Any]] | None = getattr(module, "verify", None)
     if verify is None:
         raise InvalidInput(f"verification of {game} is not available", field="game")

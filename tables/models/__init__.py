@@ -33,3 +33,38 @@ __all__ = [
     "TableStatus",
     "VersionStatus",
 ]
+
+# Live floor records (rounds, shoes, approvals, audit trail): tables/models/rounds.py.
+from .rounds import (  # noqa: E402
+    Approval,
+    ApprovalKind,
+    AuditEvent,
+    CardSource,
+    Decision,
+    IdempotencyKey,
+    Payment,
+    Round,
+    RoundCard,
+    RoundState,
+    SettlementLine,
+    Shoe,
+    ShuffleEvent,
+    Wager,
+)
+
+__all__ += [
+    "Approval",
+    "ApprovalKind",
+    "AuditEvent",
+    "CardSource",
+    "Decision",
+    "IdempotencyKey",
+    "Payment",
+    "Round",
+    "RoundCard",
+    "RoundState",
+    "SettlementLine",
+    "Shoe",
+    "ShuffleEvent",
+    "Wager",
+]

@@ -1,0 +1,86 @@
+"""The API's error format: every 4xx answer is a JSON object with ``error``, and ``field`` when input was bad.
+
+- malformed input (serializer errors, engine ``InvalidInput``, unparsable JSON) → 400
+  ``{"field": "seats[0].wagers.main", "error": "...", "errors": {...}}``;
+- a rule the engine enforces refuses a live action → 422 ``{"error": ..., "rule": ...}``;
+- the round is not in a state that allows the command (settled, paused, changed meanwhile) → 409
+  ``{"error": ..., "code": "conflict"}``;
+- authentication and permission → 401/403 ``{"error": ..., "code": ...}``.
+
+A 500 is always a bug: nothing here turns an unexpected exception into a 4xx.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from tables.engine.errors import InvalidInput, RuleViolation
+
+
+class Conflict(exceptions.APIException):
+    """The resource changed or is in a state that does not allow the command (HTTP 409)."""
+
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "conflict"
+    default_code = "conflict"
+
+
+def _first_error(data: Any, prefix: str = "") -> tuple[str, str]:
+    """The first (field path, message) of a DRF error structure, depth first."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            name = prefix if key == "non_field_errors" else (f"{prefix}.{key}" if prefix else str(key))
+            return _first_error(value, name)
+    if isinstance(data, list):
+        for i, value in enumerate(data):
+            if isinstance(value, dict | list) and value:
+                return _first_error(value, f"{prefix}[{i}]" if isinstance(value, dict) else prefix)
+            if value:
+                return prefix or "(body)", str(value)
+    return prefix or "(body)", str(data)
+
+
+def error_body(message: str, *, field: str | None = None, **extra: Any) -> dict[str, Any]:
+    """One error document of the API's format."""
+    body: dict[str, Any] = {"error": message}
+    if field is not None:
+        body["field"] = field
+    body.update(extra)
+    return body
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """DRF exception handler giving every error the format above."""
+    if isinstance(exc, InvalidInput):
+        return Response(error_body(exc.message, field=exc.field or "(body)"), status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, RuleViolation):
+        return Response(
+            error_body(exc.message, rule=exc.rule, code="rule_violation"),
+            status=status.HTTP_422_UNPROCESSABLE_ENTITY,
+        )
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied(str(exc) or None)
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, exceptions.ValidationError):
+        field, message = _first_error(response.data)
+        response.data = error_body(message, field=field, errors=response.data, code="invalid")
+    elif isinstance(exc, exceptions.ParseError):
+        response.data = error_body(str(exc.detail), field="(body)", code="parse_error")
+    elif isinstance(exc, exceptions.APIException):
+        detail = exc.detail
+        if isinstance(detail, dict):
+            response.data = {"code": exc.default_code, **detail}
+            response.data.setdefault("error", str(exc.default_detail))
+        else:
+            response.data = error_body(str(detail), code=getattr(detail, "code", exc.default_code))
+    return response
