@@ -5,3 +5,11 @@ class TablesConfig(AppConfig):
     name = "tables"
     verbose_name = "Casino tables"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        """Keep the role groups in step with the code after every migrate (tables/roles.py)."""
+        from django.db.models.signals import post_migrate
+
+        from .roles import ensure_roles_after_migrate
+
+        post_migrate.connect(ensure_roles_after_migrate, sender=self, dispatch_uid="tables.ensure_roles")

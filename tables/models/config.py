@@ -436,11 +436,15 @@ class PayLine(models.Model):
         """A known line name of the game; positive odds or a positive table-minimum multiple."""
         errors: dict[str, str] = {}
         self.name = canonical_line_name(self.name.strip())
-        if self.pay_table_id is not None:
-            known = game_line_names(self.pay_table.game.slug)
+        try:
+            parent: PayTable | None = self.pay_table  # may be unsaved (a line added with its table)
+        except PayTable.DoesNotExist:
+            parent = None
+        if parent is not None and parent.game_id is not None:
+            known = game_line_names(parent.game.slug)
             if self.name not in known:
                 errors["name"] = (
-                    f"{self.name!r} is not a pay line of {self.pay_table.game.slug}; known: "
+                    f"{self.name!r} is not a pay line of {parent.game.slug}; known: "
                     f"{', '.join(known) or 'none (this game has no house pay lines)'}."
                 )
         if self.kind == PayLineKind.ODDS:

@@ -1,0 +1,430 @@
+"""The back office: Django admin for casinos, pits, tables, games, rule sets and pay tables.
+
+Published versions open read-only (the change permission is withheld for them), with "New draft
+version" to edit; publishing is an explicit action or button, shown only to holders of the publish
+permission (games managers).  Every model keeps its history (who, when, what) through
+django-simple-history's admin.
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Count, QuerySet
+from django.forms.models import BaseInlineFormSet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.urls import path, reverse
+from django.utils.html import format_html, format_html_join
+from simple_history.admin import SimpleHistoryAdmin
+
+from tables.engine.rulesets import PUBLISHED_RULES, rules_from_params
+
+from .models import Casino, Game, PayLine, PayTable, Pit, RuleSet, Table, TableStatus, VersionStatus
+from .models.config import PayLineKind, VersionedConfig, check_line_names, game_line_names
+
+admin.site.site_header = "Casino back office"
+admin.site.site_title = "Casino back office"
+admin.site.index_title = "Games, rule sets, pay tables and tables"
+
+
+def _messages_of(exc: ValidationError) -> str:
+    """A ValidationError as one line, each message prefixed by the field it names."""
+    if hasattr(exc, "error_dict"):
+        return "; ".join(f"{field}: {' '.join(m)}" for field, m in exc.message_dict.items())
+    return " ".join(exc.messages)
+
+
+class PrettyJSONField(forms.JSONField):
+    """A JSON textarea indented for reading."""
+
+    def prepare_value(self, value: Any) -> str:
+        if isinstance(value, str):
+            return value
+        return json.dumps(value, indent=2, ensure_ascii=False)
+
+
+@admin.register(Casino)
+class CasinoAdmin(SimpleHistoryAdmin):
+    list_display = ("name", "pit_count")
+    search_fields = ("name",)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Casino]:
+        return super().get_queryset(request).annotate(pits_n=Count("pits"))
+
+    @admin.display(description="pits", ordering="pits_n")
+    def pit_count(self, obj: Casino) -> int:
+        return obj.pits_n  # type: ignore[attr-defined]
+
+
+class TableInline(admin.TabularInline):
+    model = Table
+    extra = 0
+    fields = ("number", "game", "rule_set", "pay_table", "min_bet", "max_bet", "status")
+    show_change_link = True
+
+
+@admin.register(Pit)
+class PitAdmin(SimpleHistoryAdmin):
+    list_display = ("name", "casino", "table_count")
+    list_filter = ("casino",)
+    search_fields = ("name", "casino__name")
+    inlines = [TableInline]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Pit]:
+        return super().get_queryset(request).select_related("casino").annotate(tables_n=Count("tables"))
+
+    @admin.display(description="tables", ordering="tables_n")
+    def table_count(self, obj: Pit) -> int:
+        return obj.tables_n  # type: ignore[attr-defined]
+
+
+@admin.register(Table)
+class TableAdmin(SimpleHistoryAdmin):
+    list_display = ("__str__", "pit", "game", "rule_set", "pay_table", "min_bet", "max_bet", "status")
+    list_filter = ("status", "game", "pit__casino", "pit")
+    search_fields = ("=number", "pit__name", "pit__casino__name", "game__name", "game__slug")
+    list_select_related = ("pit__casino", "game", "rule_set__game", "pay_table__game")
+    autocomplete_fields = ()
+    actions = ("open_tables", "close_tables")
+    fieldsets = (
+        (None, {"fields": ("pit", "number", "game", "status")}),
+        ("Rules and pay table (published versions)", {"fields": ("rule_set", "pay_table")}),
+        ("Limits", {"fields": ("min_bet", "max_bet")}),
+    )
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        if db_field.name in ("rule_set", "pay_table"):
+            kwargs["queryset"] = db_field.related_model.objects.filter(status=VersionStatus.PUBLISHED).select_related(
+                "game"
+            )
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def _set_status(self, request: HttpRequest, queryset: QuerySet[Table], status: str) -> None:
+        # Save one by one (not update()) so each change is in the history with its actor.
+        n = 0
+        for table in queryset:
+            if table.status != status:
+                table.status = status
+                table._history_user = request.user  # type: ignore[attr-defined]
+                table.save(update_fields=["status"])
+                n += 1
+        self.message_user(request, f"{n} table(s) now {status}.", messages.SUCCESS)
+
+    @admin.action(description="Open the selected tables", permissions=["change"])
+    def open_tables(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
+        self._set_status(request, queryset, TableStatus.OPEN)
+
+    @admin.action(description="Close the selected tables", permissions=["change"])
+    def close_tables(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
+        self._set_status(request, queryset, TableStatus.CLOSED)
+
+
+@admin.register(Game)
+class GameAdmin(SimpleHistoryAdmin):
+    list_display = ("name", "slug", "kind", "pay_lines")
+    list_filter = ("kind",)
+    search_fields = ("name", "slug")
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Game | None = None) -> Any:
+        # The slug ties the game to its engine and rule text; it does not change once created.
+        return ("slug", "kind", "pay_lines") if obj is not None else ("pay_lines",)
+
+    @admin.display(description="pay lines its pay tables must hold")
+    def pay_lines(self, obj: Game) -> str:
+        return ", ".join(obj.line_names) or "none (no house pay lines)"
+
+
+class VersionedAdmin(SimpleHistoryAdmin):
+    """Common admin of rule-set and pay-table versions."""
+
+    list_display = ("name", "game", "version", "status", "published_at", "published_by", "table_count")
+    list_filter = ("game", "status")
+    search_fields = ("name", "notes", "game__name", "game__slug")
+    list_select_related = ("game", "published_by")
+    readonly_fields: tuple[str, ...] = ("version", "status", "created_at", "published_at", "published_by")
+    actions = ("publish_selected", "new_draft_of_selected")
+    change_form_template = "admin/tables/versioned_change_form.html"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        return super().get_queryset(request).annotate(tables_n=Count("tables"))
+
+    @admin.display(description="tables using it", ordering="tables_n")
+    def table_count(self, obj: Any) -> int:
+        return getattr(obj, "tables_n", 0)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: VersionedConfig | None = None) -> Any:
+        fields = tuple(super().get_readonly_fields(request, obj))
+        # A draft keeps its game: a new game is a new lineage.
+        return fields + ("game",) if obj is not None else fields
+
+    def has_change_permission(self, request: HttpRequest, obj: VersionedConfig | None = None) -> bool:
+        # A published version opens read-only: it cannot change, however permissive the role.
+        if obj is not None and obj.is_published:
+            return False
+        return super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: VersionedConfig | None = None) -> bool:
+        if obj is not None and obj.is_published:
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def has_publish_permission(self, request: HttpRequest) -> bool:
+        """Only holders of the model's publish permission (games managers) publish."""
+        model: Any = self.model
+        return request.user.has_perm(model.publish_permission)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        if queryset.filter(status=VersionStatus.PUBLISHED).exists():
+            raise PermissionDenied("Published versions cannot be deleted.")
+        super().delete_queryset(request, queryset)
+
+    def _publish(self, request: HttpRequest, obj: VersionedConfig) -> bool:
+        try:
+            obj.publish(actor=request.user)
+        except ValidationError as exc:
+            self.message_user(request, f"{obj} was not published: {_messages_of(exc)}", messages.ERROR)
+            return False
+        self.message_user(request, f"Published {obj}.", messages.SUCCESS)
+        return True
+
+    def _new_draft(self, request: HttpRequest, obj: VersionedConfig) -> VersionedConfig:
+        draft = obj.new_draft(actor=request.user)
+        self.message_user(request, f"Created {draft} from version {obj.version}.", messages.SUCCESS)
+        return draft
+
+    @admin.action(description="Publish the selected drafts", permissions=["publish"])
+    def publish_selected(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        for obj in queryset.filter(status=VersionStatus.DRAFT):
+            self._publish(request, obj)
+
+    @admin.action(description="New draft version of each selected", permissions=["add"])
+    def new_draft_of_selected(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        for obj in queryset:
+            self._new_draft(request, obj)
+
+    def get_urls(self) -> list[Any]:
+        prefix = f"{self.opts.app_label}_{self.opts.model_name}"
+        return [
+            path("<int:pk>/publish/", self.admin_site.admin_view(self.publish_view), name=f"{prefix}_publish"),
+            path("<int:pk>/new-draft/", self.admin_site.admin_view(self.new_draft_view), name=f"{prefix}_new_draft"),
+            *super().get_urls(),
+        ]
+
+    def _change_url(self, obj: VersionedConfig) -> str:
+        return reverse(f"admin:{self.opts.app_label}_{self.opts.model_name}_change", args=[obj.pk])
+
+    def publish_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        """POST: publish one draft (the button on its page)."""
+        obj = get_object_or_404(self.model, pk=pk)
+        if request.method != "POST" or not self.has_publish_permission(request):
+            raise PermissionDenied
+        self._publish(request, obj)
+        return HttpResponseRedirect(self._change_url(obj))
+
+    def new_draft_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        """POST: make a new draft version from this one and open it."""
+        obj = get_object_or_404(self.model, pk=pk)
+        if request.method != "POST" or not self.has_add_permission(request):
+            raise PermissionDenied
+        return HttpResponseRedirect(self._change_url(self._new_draft(request, obj)))
+
+    def render_change_form(self, request: HttpRequest, context: dict[str, Any], *args: Any, **kwargs: Any) -> Any:
+        obj = kwargs.get("obj") or context.get("original")
+        context.update(
+            can_publish=obj is not None and not obj.is_published and self.has_publish_permission(request),
+            can_new_draft=obj is not None and self.has_add_permission(request),
+            version_urls={
+                "publish": reverse(f"admin:{self.opts.app_label}_{self.opts.model_name}_publish", args=[obj.pk])
+                if obj is not None else "",
+                "new_draft": reverse(f"admin:{self.opts.app_label}_{self.opts.model_name}_new_draft", args=[obj.pk])
+                if obj is not None else "",
+            },
+        )
+        return super().render_change_form(request, context, *args, **kwargs)
+
+
+class RuleSetForm(forms.ModelForm):
+    params = PrettyJSONField(
+        required=False, widget=forms.Textarea(attrs={"rows": 24, "cols": 80, "style": "font-family: monospace"}),
+        help_text="The game's rule parameters as JSON; leave out a key (or leave empty) for the published value. "
+        "Each parameter is checked against the game's rules when you save.",
+    )
+
+    class Meta:
+        model = RuleSet
+        fields = ("game", "name", "params", "notes")
+
+    def clean_params(self) -> Any:
+        value = self.cleaned_data.get("params")
+        return {} if value in (None, "") else value
+
+
+@admin.register(RuleSet)
+class RuleSetAdmin(VersionedAdmin):
+    form = RuleSetForm
+    readonly_fields = (*VersionedAdmin.readonly_fields, "published_values")
+
+    @admin.display(description="published values of this game (for reference)")
+    def published_values(self, obj: RuleSet | None) -> str:
+        if obj is None or obj.game_id is None:
+            return "Choose a game and save: missing parameters take the game's published values."
+        rules = PUBLISHED_RULES.get(obj.game.slug)
+        if rules is None:
+            return "-"
+        return format_html("<pre>{}</pre>", json.dumps(rules.to_params(), indent=2))
+
+
+class PayLineForm(forms.ModelForm):
+    odds = forms.CharField(required=False, max_length=40, help_text='"a:b" on the wager, e.g. 3:2')
+
+    class Meta:
+        model = PayLine
+        fields = ("position", "name", "label", "kind", "odds", "table_minimum")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance.pk is not None:
+            self.fields["odds"].initial = self.instance.odds_text
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("kind") == PayLineKind.ODDS:
+            text = (data.get("odds") or "").strip()
+            if not text:
+                self.instance.odds_numerator = self.instance.odds_denominator = None
+            else:
+                try:
+                    self.instance.set_odds(text)
+                except ValidationError as exc:
+                    self.add_error("odds", exc.message_dict["odds"])
+        return data
+
+
+class PayLineFormSet(BaseInlineFormSet):
+    """The lines together: each line of the game once, none unknown."""
+
+    def clean(self) -> None:
+        super().clean()
+        if any(self.errors) or self.instance.game_id is None:
+            return
+        names = [
+            f.cleaned_data["name"]
+            for f in self.forms
+            if f.cleaned_data and not f.cleaned_data.get("DELETE") and f.cleaned_data.get("name")
+        ]
+        check_line_names(self.instance.game.slug, names)
+
+
+class PayLineInline(admin.TabularInline):
+    model = PayLine
+    form = PayLineForm
+    formset = PayLineFormSet
+    fields = ("position", "name", "label", "kind", "odds", "table_minimum")
+    extra = 0
+    ordering = ("position", "id")
+
+    @admin.display(description="odds")
+    def odds(self, obj: PayLine) -> str:
+        # Shown in the read-only view of a published table (the form field is not rendered there).
+        return obj.odds_text or "-"
+
+    def _parent_published(self, obj: PayTable | None) -> bool:
+        return obj is not None and obj.is_published
+
+    def has_add_permission(self, request: HttpRequest, obj: PayTable | None = None) -> bool:  # type: ignore[override]
+        return not self._parent_published(obj) and super().has_add_permission(request, obj)
+
+    def has_change_permission(self, request: HttpRequest, obj: PayTable | None = None) -> bool:
+        return not self._parent_published(obj) and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: PayTable | None = None) -> bool:
+        return not self._parent_published(obj) and super().has_delete_permission(request, obj)
+
+
+@admin.register(PayTable)
+class PayTableAdmin(VersionedAdmin):
+    inlines = [PayLineInline]
+    fields = ("game", "name", "notes", "version", "status", "created_at", "published_at", "published_by",
+              "theoretical_return")
+    readonly_fields = (*VersionedAdmin.readonly_fields, "theoretical_return")
+
+    def get_formset_kwargs(self, request: HttpRequest, obj: Any, inline: Any, prefix: str) -> dict[str, Any]:
+        kwargs = super().get_formset_kwargs(request, obj, inline, prefix)
+        # "Add pay table" with ?game=<id>: start from the game's lines at the published values.
+        if request.method == "GET" and obj.pk is None and isinstance(inline, PayLineInline):
+            game = Game.objects.filter(pk=request.GET.get("game") or None).first()
+            if game is not None:
+                kwargs["initial"] = self._published_initial(game)
+        return kwargs
+
+    def get_formsets_with_inlines(self, request: HttpRequest, obj: Any = None) -> Any:
+        for formset, inline in super().get_formsets_with_inlines(request, obj):
+            if obj is None and request.method == "GET" and isinstance(inline, PayLineInline):
+                game = Game.objects.filter(pk=request.GET.get("game") or None).first()
+                if game is not None:
+                    formset.extra = len(game_line_names(game.slug))
+            yield formset, inline
+
+    @staticmethod
+    def _published_initial(game: Game) -> list[dict[str, Any]]:
+        from tables.engine.paytable import PUBLISHED
+
+        rows = []
+        for i, line in enumerate(PUBLISHED.get(game.slug, ())):
+            odds = line.odds
+            rows.append({
+                "position": i, "name": line.name, "label": line.label,
+                "kind": PayLineKind.ODDS if odds is not None else PayLineKind.TABLE_MINIMUM,
+                "odds": f"{odds.numerator}:{odds.denominator}" if odds is not None else "",
+                "table_minimum": line.table_minimum,
+            })
+        return rows
+
+    @admin.display(description="theoretical return to player / house edge")
+    def theoretical_return(self, obj: PayTable | None) -> str:
+        if obj is None or obj.pk is None:
+            return "Save the pay table to compute its theoretical return."
+        try:
+            from tables.analysis import paytable_rtp  # type: ignore[attr-defined]
+        except ImportError:
+            return "not yet computed"
+        rule_set = obj.game.rule_sets.filter(status=VersionStatus.PUBLISHED).order_by("-published_at").first()
+        try:
+            rules = rule_set.rules() if rule_set is not None else rules_from_params(obj.game.slug, {})
+            result = paytable_rtp(obj.game.slug, obj.as_engine_json(), rules)
+        except Exception as exc:  # the analysis is advisory: show why it failed, never break the page
+            return f"not computed: {exc}"
+        return _format_rtp(result, rule_set)
+
+
+def _pct(value: Any) -> str:
+    return f"{Decimal(str(value)) * 100:.4f}%"
+
+
+def _format_rtp(result: Any, rule_set: RuleSet | None) -> str:
+    """RTP and house edge from a fraction, or from a mapping of them (per bet, or with ``rtp``)."""
+    under = f" (under {rule_set})" if rule_set is not None else " (under the published rules)"
+    if result is None:
+        return "not yet computed"
+    if isinstance(result, int | float | Decimal):
+        return f"RTP {_pct(result)}, house edge {_pct(1 - Decimal(str(result)))}{under}"
+    if isinstance(result, dict):
+        rows = []
+        for key, value in result.items():
+            if isinstance(value, int | float | Decimal) and not isinstance(value, bool):
+                rows.append((key, _pct(value)))
+            elif isinstance(value, dict) and "rtp" in value:
+                rows.append((key, f"RTP {_pct(value['rtp'])}"))
+        if rows:
+            return format_html(
+                "<table>{}</table>{}",
+                format_html_join("", "<tr><th>{}</th><td>{}</td></tr>", rows),
+                under,
+            )
+    return f"{result}{under}"

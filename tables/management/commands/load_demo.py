@@ -1,0 +1,93 @@
+"""``manage.py load_demo``: a demo casino to try the system with.  Idempotent.
+
+Creates (or leaves as they are) the published games (``seed_games``), the casino "Demo Casino" with
+one pit "Main pit" and one open table per game, and one user per role:
+
+    user      password         role
+    admin     admin-demo-1     superuser
+    manager   manager-demo-1   games manager
+    pitboss   pitboss-demo-1   pit boss
+    dealer    dealer-demo-1    dealer
+    auditor   auditor-demo-1   auditor
+
+The passwords are for a demo on one's own machine only; existing users keep their password unless
+``--reset-passwords`` is given.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandParser
+from django.db import transaction
+
+from tables.models import Casino, Game, PayTable, Pit, RuleSet, Table, TableStatus, VersionStatus
+from tables.roles import AUDITOR, DEALER, GAMES_MANAGER, PIT_BOSS
+from tables.seeding import SEED_NAME
+
+CASINO = "Demo Casino"
+PIT = "Main pit"
+
+# (username, password, role group or None for the superuser, staff: may use the back office)
+DEMO_USERS: tuple[tuple[str, str, str | None, bool], ...] = (
+    ("admin", "admin-demo-1", None, True),
+    ("manager", "manager-demo-1", GAMES_MANAGER, True),
+    ("pitboss", "pitboss-demo-1", PIT_BOSS, True),
+    ("dealer", "dealer-demo-1", DEALER, False),
+    ("auditor", "auditor-demo-1", AUDITOR, True),
+)
+
+# Table number and limits per game: house-banked games at everyday limits; the pot and scoring games
+# have their chips in the rule set, the limits bound the buy-in per player.
+DEMO_TABLES: tuple[tuple[int, str, Decimal, Decimal], ...] = (
+    (1, "finnish-27", Decimal("10.00"), Decimal("500.00")),
+    (2, "unlimited-blackjack", Decimal("5.00"), Decimal("1000.00")),
+    (3, "mini-blackjack", Decimal("5.00"), Decimal("250.00")),
+    (4, "bluffjack", Decimal("1.00"), Decimal("100.00")),
+    (5, "contract-rummy", Decimal("1.00"), Decimal("50.00")),
+)
+
+
+class Command(BaseCommand):
+    help = "Load the demo casino: one pit, an open table per game, a user per role (idempotent)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--reset-passwords", action="store_true", help="Set the demo passwords again.")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        call_command("seed_games", stdout=self.stdout)
+        with transaction.atomic():
+            casino, _ = Casino.objects.get_or_create(name=CASINO)
+            pit, _ = Pit.objects.get_or_create(casino=casino, name=PIT)
+            for number, slug, min_bet, max_bet in DEMO_TABLES:
+                game = Game.objects.get(slug=slug)
+                if Table.objects.filter(pit=pit, number=number).exists():
+                    continue
+                table = Table(
+                    pit=pit, number=number, game=game, min_bet=min_bet, max_bet=max_bet, status=TableStatus.OPEN,
+                    rule_set=RuleSet.objects.get(game=game, name=SEED_NAME, version=1, status=VersionStatus.PUBLISHED),
+                    pay_table=PayTable.objects.get(game=game, name=SEED_NAME, version=1, status=VersionStatus.PUBLISHED),
+                )
+                table.full_clean()
+                table.save()
+            self._users(reset=options["reset_passwords"])
+        self.stdout.write(self.style.SUCCESS(f"Demo casino ready: {CASINO} / {PIT}, tables 1-{len(DEMO_TABLES)}."))
+        self.stdout.write("Demo logins (user / password / role):")
+        for username, password, role, _ in DEMO_USERS:
+            self.stdout.write(f"  {username:<8} {password:<16} {role or 'superuser'}")
+
+    def _users(self, *, reset: bool) -> None:
+        User = get_user_model()
+        for username, password, role, staff in DEMO_USERS:
+            user, created = User.objects.get_or_create(username=username)
+            if created or reset:
+                user.set_password(password)
+            user.is_staff = staff
+            user.is_superuser = role is None
+            user.save()
+            if role is not None:
+                user.groups.add(Group.objects.get(name=role))

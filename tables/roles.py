@@ -1,0 +1,88 @@
+"""The four roles as Django groups, with their permissions defined here in code.
+
+``ensure_roles()`` makes each group hold exactly the permissions below (so it is idempotent and a
+permission removed here is removed from the group).  It runs after every ``migrate`` (post_migrate,
+see ``TablesConfig.ready``) and from ``seed_games``.  A group edited by hand in the admin is reset by
+the next migrate: roles are part of the code, reviewed like it.
+
+Patterns: ``"tables.view_*"`` expands to every view permission of the app, historical records and
+models added later (rounds, audits) included, so an auditor reads everything without edits here.
+"""
+
+from __future__ import annotations
+
+from fnmatch import fnmatchcase
+from typing import Any
+
+DEALER = "Dealer"
+PIT_BOSS = "Pit boss"
+GAMES_MANAGER = "Games manager"
+AUDITOR = "Auditor"
+ROLES = (DEALER, PIT_BOSS, GAMES_MANAGER, AUDITOR)
+
+# Configuration models the games manager maintains (add/change/delete/view).
+_MANAGED = ("casino", "pit", "table", "ruleset", "paytable", "payline")
+
+
+def _crud(model: str) -> list[str]:
+    return [f"tables.{action}_{model}" for action in ("add", "change", "delete", "view")]
+
+
+ROLE_PERMISSIONS: dict[str, list[str]] = {
+    # The dealer reads the configuration of the tables (rules and pay tables they deal under).
+    DEALER: [
+        "tables.view_table", "tables.view_game", "tables.view_ruleset", "tables.view_paytable",
+        "tables.view_payline",
+    ],
+    # The pit boss watches the whole floor and opens/closes tables; never edits rules or pay tables.
+    PIT_BOSS: ["tables.view_*", "tables.change_table"],
+    # Only the games manager edits configuration and publishes rule sets and pay tables.  Games are
+    # the five of the rule texts: their names may change, the set may not.
+    GAMES_MANAGER: [
+        "tables.view_*",
+        *[perm for model in _MANAGED for perm in _crud(model)],
+        "tables.change_game",
+        "tables.publish_ruleset",
+        "tables.publish_paytable",
+    ],
+    # The auditor reads everything and changes nothing.
+    AUDITOR: ["tables.view_*"],
+}
+
+
+def resolve(patterns: list[str], available: list[tuple[str, str]]) -> set[tuple[str, str]]:
+    """The (app_label, codename) pairs of ``available`` matched by ``patterns`` ("app.codename", * allowed)."""
+    wanted: set[tuple[str, str]] = set()
+    for pattern in patterns:
+        app_label, _, codename = pattern.partition(".")
+        matches = {(a, c) for a, c in available if a == app_label and fnmatchcase(c, codename)}
+        if not matches:
+            raise LookupError(f"no permission matches {pattern!r}; run migrate first")
+        wanted |= matches
+    return wanted
+
+
+def ensure_roles(using: str = "default") -> dict[str, int]:
+    """Create or update the four groups so each holds exactly its permissions; return the counts."""
+    from django.contrib.auth.models import Group, Permission
+
+    perms = {
+        (p.content_type.app_label, p.codename): p
+        for p in Permission.objects.using(using).select_related("content_type")
+    }
+    counts: dict[str, int] = {}
+    for role in ROLES:
+        group, _ = Group.objects.using(using).get_or_create(name=role)
+        keys = resolve(ROLE_PERMISSIONS[role], list(perms))
+        group.permissions.set([perms[k] for k in keys])
+        counts[role] = len(keys)
+    return counts
+
+
+def ensure_roles_after_migrate(sender: Any, using: str = "default", **kwargs: Any) -> None:
+    """post_migrate hook: the tables app's permissions exist by now (auth's hook runs first)."""
+    from django.contrib.auth.models import Permission
+
+    if not Permission.objects.using(using).filter(content_type__app_label="tables").exists():
+        return  # migrated to zero, or the app's models are not there
+    ensure_roles(using=using)
