@@ -298,6 +298,7 @@ class HouseEdge:
     rtp: float
     by_up: dict[str, float]
     blackjack_probability: float
+    blackjack_win_probability: float  # player blackjack and the dealer has none: paid at blackjack odds
     method: str
 
 
@@ -322,7 +323,7 @@ def _pair_weights(shoe: tuple[int, ...] | None):  # type: ignore[no-untyped-def]
 
 
 def initial_hand_ev(strategy: Strategy, a: int, b: int, up: int, shoe: tuple[int, ...] | None,
-                    *, best_first_play: bool = False) -> float:
+                    *, best_first_play: bool = False, blackjack_pays: float = 1.5) -> float:
     """EV of the initial hand a,b vs up (classes), played by ``strategy``, with ``shoe`` left.
 
     ``best_first_play`` takes the best first play for this very composition (two-card
@@ -334,7 +335,7 @@ def initial_hand_ev(strategy: Strategy, a: int, b: int, up: int, shoe: tuple[int
     player_bj = {a, b} == {0, 9}
     if player_bj:
         # 3:2 unless the dealer also has one (a push); blackjack is never surrendered or insured.
-        return (1.0 - pbj) * 1.5
+        return (1.0 - pbj) * blackjack_pays
     hv = hand_values(sit, rules, plays=strategy.multi[up])
     opts = two_card_options(sit, rules, hv, a, b, up, after=strategy.after_split[up])
     choice = strategy.action(up, [a, b], can_double=True, can_split=rules.max_hands >= 2,
@@ -346,25 +347,28 @@ def initial_hand_ev(strategy: Strategy, a: int, b: int, up: int, shoe: tuple[int
 
 
 def house_edge(rules: BlackjackRules, decks: int | None = -1, strategy: Strategy | None = None,
-               *, best_first_play: bool = False) -> HouseEdge:
+               *, best_first_play: bool = False, blackjack_pays: float = 1.5) -> HouseEdge:
     """Expected return of the computed basic strategy under ``rules`` (per unit initial bet)."""
     d = rules.decks if decks == -1 else decks
     strat = strategy or compute_strategy(rules, d)
     full = None if d is None else full_shoe(d)
     ev = 0.0
     by_up = dict.fromkeys((up_label(u) for u in UP_ORDER), 0.0)
-    p_bj = 0.0
+    p_bj = p_bj_win = 0.0
     for a, b, up, w in _pair_weights(full):
         shoe = None if full is None else remove(full, a, b, up)
-        e = initial_hand_ev(strat, a, b, up, shoe, best_first_play=best_first_play)
+        e = initial_hand_ev(strat, a, b, up, shoe, best_first_play=best_first_play,
+                            blackjack_pays=blackjack_pays)
         ev += w * e
         by_up[up_label(up)] += w * e
         if {a, b} == {0, 9}:
             p_bj += w
+            p_bj_win += w * (1.0 - blackjack_probability(shoe, up))
     first = ("first play composition-dependent (best for the two cards and up card), later plays by total"
              if best_first_play else "total-dependent basic strategy")
     return HouseEdge(
         ev=ev, house_edge=-ev, rtp=1.0 + ev, by_up=by_up, blackjack_probability=p_bj,
+        blackjack_win_probability=p_bj_win,
         method=f"{first}; dealer exact over the shoe minus the player's two cards and the up card; "
                "player's draws from that shoe; split hands independent, one split",
     )
