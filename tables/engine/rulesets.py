@@ -187,6 +187,7 @@ class ContractRummyRules(ShoeRules):
     deuces_wild: bool = False  # variant: deuces wild, scored as Jokers (25)
     numbers_score_five: bool = False  # variant: 2-9 score 5
     out_of_turn_penalty_cards: int = 1
+    contract_exact_size: bool = False  # True: contract melds must be of the minimum size (3-card sets, 4-card runs)
 
     def check(self) -> None:
         _int("min_players", self.min_players, 2, 12)
@@ -222,6 +223,7 @@ class ContractRummyRules(ShoeRules):
         _bool("deuces_wild", self.deuces_wild)
         _bool("numbers_score_five", self.numbers_score_five)
         _int("out_of_turn_penalty_cards", self.out_of_turn_penalty_cards, 0, 5)
+        _bool("contract_exact_size", self.contract_exact_size)
 
     def shoe_for(self, players: int) -> ShoeSpec:
         """The shoe for ``players`` players (decks and Jokers by player count)."""
