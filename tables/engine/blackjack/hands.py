@@ -17,6 +17,18 @@ from ..cards import Card, Rank
 _POINTS: tuple[int, ...] = (0, 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 1)
 
 
+# Rank codes by rank value: ``Card.code`` goes through two enum properties, too slow for the
+# settlement details of a simulation; the suit is a StrEnum, so ``rank code + suit`` is the code.
+_RANK_CODES: tuple[str, ...] = ("", "", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
+
+
+def code_of(card: Card) -> str:
+    """The card's code (``8S``), built without enum property lookups."""
+    if card.rank is None:
+        return card.code
+    return _RANK_CODES[card.rank] + card.suit  # type: ignore[operator]
+
+
 class DealerRule(Protocol):
     """What ``dealer_must_hit`` needs from a rule set (``BlackjackRules`` has it)."""
 

@@ -25,6 +25,7 @@ from decimal import Decimal
 from typing import Any
 
 from ..cards import Card
+from ..errors import InvalidInput
 from ..money import ZERO, fmt
 from ..paytable import PayLine, PayTable
 from ..rulesets import BlackjackRules
@@ -32,6 +33,7 @@ from ..settlement import SettlementLine
 from ..sidebets import perfect_pairs_kind, twenty_one_plus_three_kind
 from .hands import (
     _POINTS,
+    code_of,
     dealer_must_hit,
     describe_total,
     hand_total,
@@ -119,19 +121,38 @@ class DealerView:
 
 
 class Settler:
-    """Settles seats of one round against the dealer's final hand (pay lines looked up once)."""
+    """Settles seats of one round against the dealer's final hand.
 
-    __slots__ = ("rules", "dealer", "tmin", "bj_line", "win_line", "ins_line", "pay_table", "peeked_bj")
+    The pay lines and their texts are looked up once; a simulation keeps one ``Settler`` per table
+    and calls ``set_dealer`` for each round.
+    """
 
-    def __init__(self, rules: BlackjackRules, pay_table: PayTable, table_minimum: Decimal, dealer: DealerView):
+    __slots__ = ("rules", "dealer", "tmin", "bj_line", "win_line", "ins_line", "peeked_bj", "_side", "_bj_text",
+                 "_ins_text")
+
+    def __init__(self, rules: BlackjackRules, pay_table: PayTable, table_minimum: Decimal,
+                 dealer: DealerView | None = None) -> None:
         self.rules = rules
-        self.dealer = dealer
         self.tmin = table_minimum
-        self.pay_table = pay_table
         self.bj_line = pay_table["main/blackjack"]
         self.win_line = pay_table["main/win"]
         self.ins_line = pay_table["insurance"]
-        self.peeked_bj = rules.dealer_peeks and dealer.blackjack
+        self._bj_text = f"blackjack pays {self.bj_line.pays_text}"
+        self._ins_text = f"dealer blackjack: insurance pays {self.ins_line.pays_text}"
+        # Side-bet lines by (bet, category), with their explanation, for the pay table's side bets.
+        self._side: dict[tuple[str, str], tuple[PayLine, str]] = {}
+        for name in pay_table:
+            bet, _, kind = name.partition("/")
+            if bet in ("perfect-pairs", "21+3"):
+                line = pay_table[name]
+                self._side[(bet, kind)] = (line, f"{line.label} pays {line.pays_text}")
+        self.dealer = dealer if dealer is not None else DealerView([], 0, False, False, "", False)
+        self.peeked_bj = rules.dealer_peeks and self.dealer.blackjack
+
+    def set_dealer(self, dealer: DealerView) -> None:
+        """Settle the next round against ``dealer``."""
+        self.dealer = dealer
+        self.peeked_bj = self.rules.dealer_peeks and dealer.blackjack
 
     def hand_outcome(self, hand: HandPlay, index: int, split: bool, wager: Decimal, doubled: bool) -> tuple[str, Decimal, str]:
         """``(result, net, detail)`` of a main bet of ``wager`` on ``hand``."""
@@ -153,7 +174,7 @@ class Settler:
                 "dealer blackjack (no peek) takes the whole bet" + (", doubled" if doubled else "")
             )
         if natural:
-            return "blackjack", pay(self.bj_line, wager, self.tmin), f"blackjack pays {self.bj_line.pays_text}"
+            return "blackjack", pay(self.bj_line, wager, self.tmin), self._bj_text
         total, soft = hand_total(cards)
         what = ("doubled " if doubled else "") + (f"soft {total}" if soft else str(total))
         if total > 21:
@@ -169,15 +190,17 @@ class Settler:
     def insurance_outcome(self, wager: Decimal) -> tuple[str, Decimal, str]:
         """``(result, net, detail)`` of an insurance bet."""
         if self.dealer.blackjack:
-            return "win", pay(self.ins_line, wager, self.tmin), f"dealer blackjack: insurance pays {self.ins_line.pays_text}"
+            return "win", pay(self.ins_line, wager, self.tmin), self._ins_text
         return "lose", -wager, "dealer has no blackjack: insurance lost"
 
     def side_outcome(self, bet: str, kind: str | None, wager: Decimal) -> tuple[str, Decimal, str]:
         """A side bet's result from its category (``None`` when nothing qualifies)."""
         if kind is None:
             return "lose", -wager, "no qualifying hand"
-        line = self.pay_table[f"{bet}/{kind}"]
-        return "win", pay(line, wager, self.tmin), f"{line.label} pays {line.pays_text}"
+        found = self._side.get((bet, kind))
+        if found is None:
+            raise InvalidInput(f"the pay table has no line {bet}/{kind}", field="pay_table")
+        return "win", pay(found[0], wager, self.tmin), found[1]
 
     def seat_lines(self, seat: SeatPlay) -> list[SettlementLine]:
         """Every settlement line of ``seat``: main per hand, side bets, insurance, each bet behind."""
@@ -200,12 +223,12 @@ class Settler:
             c1, c2 = initial_cards(hands)
             if seat.perfect_pairs is not None:
                 r, n, d = self.side_outcome("perfect-pairs", perfect_pairs_kind(c1, c2), seat.perfect_pairs)
-                lines.append(SettlementLine("perfect-pairs", seat.perfect_pairs, r, n, f"{c1} {c2}: {d}"))
+                lines.append(SettlementLine("perfect-pairs", seat.perfect_pairs, r, n, f"{code_of(c1)} {code_of(c2)}: {d}"))
             if seat.twenty_one_plus_three is not None:
                 up = self.dealer.cards[0]
                 kind = twenty_one_plus_three_kind(c1, c2, up)
                 r, n, d = self.side_outcome("21+3", kind, seat.twenty_one_plus_three)
-                lines.append(SettlementLine("21+3", seat.twenty_one_plus_three, r, n, f"{c1} {c2} {up}: {d}"))
+                lines.append(SettlementLine("21+3", seat.twenty_one_plus_three, r, n, f"{code_of(c1)} {code_of(c2)} {code_of(up)}: {d}"))
         if seat.insurance is not None:
             r, n, d = self.insurance_outcome(seat.insurance)
             lines.append(SettlementLine("insurance", seat.insurance, r, n, d))
