@@ -132,7 +132,6 @@ def dealer_is_below(dealer_total: int, dealer_soft: bool) -> bool:
 WHY_HARD_UNDER_21 = "hard under 21"
 WHY_SOFT_UNDER_24 = "soft under 24"
 WHY_HARD_25_UP = "hard 25 or more"
-WHY_SOFT_27 = "soft 27"
 WHY_27 = "27 wins"
 WHY_NOT_ABOVE_DEALER = "not above the dealer"
 WHY_HARD_ABOVE_DEALER = "hard and above the dealer"
@@ -143,15 +142,13 @@ def player_play(pt: int, ps: bool, dt: int, ds: bool) -> tuple[str | None, str]:
 
     ``pt, ps`` is the player's total and softness, ``dt, ds`` the dealer's two-card total.
     """
-    if pt == TARGET:  # both lists force a stand on 27 (hard 25+ / soft 27; above the dealer's two cards)
+    if pt == TARGET:  # both lists force a stand on 27: hard 25+ or soft 27, and above any dealer 2-card total
         return STAND, WHY_27
     if dealer_is_below(dt, ds):
         if ps:
             if pt < PLAYER_HITS_SOFT_BELOW:
                 return HIT, WHY_SOFT_UNDER_24
-            if pt == TARGET:
-                return STAND, WHY_SOFT_27
-            return None, ""
+            return None, ""  # soft 24-26; soft 27 stands above
         if pt < PLAYER_HITS_HARD_BELOW:
             return HIT, WHY_HARD_UNDER_21
         if pt >= PLAYER_STANDS_HARD_FROM:
@@ -162,9 +159,7 @@ def player_play(pt: int, ps: bool, dt: int, ds: bool) -> tuple[str | None, str]:
         return HIT, WHY_NOT_ABOVE_DEALER
     if not ps:
         return STAND, WHY_HARD_ABOVE_DEALER
-    if pt == TARGET:
-        return STAND, WHY_SOFT_27
-    return None, ""
+    return None, ""  # soft and above the dealer, below 27
 
 
 def forced_play(player_cards: Sequence[Card], dealer_cards: Sequence[Card]) -> str | None:
