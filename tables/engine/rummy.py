@@ -259,23 +259,34 @@ def meld_readings(tokens: Sequence[object], rules: ContractRummyRules, kind: str
                   *, field: str = "meld") -> list[Meld]:
     """Every valid reading of ``tokens`` as a meld (of ``kind`` if given); ``RuleViolation`` if none."""
     items = [parse_meld_card(t, rules, field=f"{field}[{i}]") for i, t in enumerate(tokens)]
+    # Under deuces_wild a plain deuce is itself or a wild: try it as itself first.
+    flex = [i for i, (c, a) in enumerate(items) if rules.deuces_wild and c.rank is Rank.TWO and a == c]
+    first_errors: list[RuleViolation] = []
     readings: list[Meld] = []
-    errors: list[RuleViolation] = []
-    if kind in (None, "set"):
-        try:
-            readings.append(_as_set(items, rules))
-        except RuleViolation as exc:
-            errors.append(exc)
-    if kind in (None, "sequence"):
-        try:
-            found = _as_sequence(items, rules)
-            readings += found
-            if not found:
-                errors.append(_sequence_failure(items))
-        except RuleViolation as exc:
-            errors.append(exc)
-    if readings:
-        return readings
+    for as_wild in itertools.product((False, True), repeat=len(flex)):
+        trial = list(items)
+        for i, w in zip(flex, as_wild, strict=True):
+            if w:
+                trial[i] = (items[i][0], None)
+        errors: list[RuleViolation] = []
+        if kind in (None, "set"):
+            try:
+                readings.append(_as_set(trial, rules))
+            except RuleViolation as exc:
+                errors.append(exc)
+        if kind in (None, "sequence"):
+            try:
+                found = _as_sequence(trial, rules)
+                readings += [m for m in found if m not in readings]
+                if not found:
+                    errors.append(_sequence_failure(trial))
+            except RuleViolation as exc:
+                errors.append(exc)
+        if not any(as_wild):
+            first_errors = errors
+        if readings:
+            return readings
+    errors = first_errors
     if kind is None:
         # name the reason of the reading the cards came closest to: a pair of equal ranks reads as a set
         naturals = [a for _, a in items if a is not None]
@@ -379,7 +390,7 @@ def verify_contract(cards_or_melds: Sequence[Any], deal_number: int,
 def _partition(tokens: Sequence[Any], contract: Sequence[str], rules: ContractRummyRules) -> list[Meld]:
     """Split a flat list of cards into exactly the contract's melds, using every card."""
     cards = [parse_meld_card(t, rules, field=f"cards[{i}]") for i, t in enumerate(tokens)]
-    cards.sort(key=lambda ca: ca[1] is None)  # naturals first: each meld is grown from a natural
+    cards.sort(key=lambda ca: ca[1] is None or is_wild(ca[0], rules))  # grow each meld from a natural card
     need = sorted(contract)
     found = _partition_rec(cards, list(need), rules, [])
     if found is None:
@@ -399,9 +410,9 @@ def _partition_rec(rest: list[tuple[Card, Card | None]], need: list[str], rules:
     assert first[1] is not None
     for kind in sorted(set(need)):
         if kind == "set":
-            pool = [i for i, (_, a) in enumerate(others) if a is None or a.rank == first[1].rank]
+            pool = [i for i, (c, a) in enumerate(others) if a is None or is_wild(c, rules) or a.rank == first[1].rank]
         else:
-            pool = [i for i, (_, a) in enumerate(others) if a is None or a.suit == first[1].suit]
+            pool = [i for i, (c, a) in enumerate(others) if a is None or is_wild(c, rules) or a.suit == first[1].suit]
         lo = (rules.set_min if kind == "set" else rules.sequence_min) - 1
         for size in range(lo, len(pool) + 1):
             for pick in itertools.combinations(pool, size):
@@ -625,10 +636,10 @@ def start_deal(state: RummyState, shoe_order: Sequence[Card] | None = None, rng:
 
 def _turn_of(state: RummyState, name: str, phases: tuple[str, ...], action: str) -> int:
     seat = state.player(name)
+    if seat != state.turn and state.phase not in ("ready", "over"):
+        raise RuleViolation("rummy.out-of-turn", f"{name} cannot {action}: it is {_name(state, state.turn)}'s turn")
     if state.phase not in phases:
         raise RuleViolation(f"rummy.no-{action}-now", f"{name} cannot {action} now (phase {state.phase!r})")
-    if seat != state.turn:
-        raise RuleViolation("rummy.out-of-turn", f"{name} cannot {action}: it is {_name(state, state.turn)}'s turn")
     return seat
 
 
@@ -826,7 +837,7 @@ def lay_down(state: RummyState, player: str, melds: Sequence[Sequence[object]]) 
 
 def _extended(meld: Meld, card: Card, as_card: Card | None, rules: ContractRummyRules) -> Meld:
     """``meld`` with ``card`` added (at the end it fits); ``RuleViolation`` if it does not fit."""
-    if as_card is None and is_wild(card, rules) and card.is_joker:
+    if as_card is None and is_wild(card, rules):
         if meld.kind == "set":
             assert meld.rank is not None
             as_card = Card(meld.rank, Suit.SPADES)
@@ -882,7 +893,12 @@ def _check_lay_off(state: RummyState, player: str, card: object, meld: int) -> M
     left = _take_from_hand(state.players[seat].hand, [physical], player)
     if not left:
         raise RuleViolation("rummy.keep-a-discard", "every turn ends with a discard: keep one card in hand")
-    return _extended(target, physical, as_card, state.rules)
+    try:
+        return _extended(target, physical, as_card, state.rules)
+    except RuleViolation:
+        if as_card == physical and is_wild(physical, state.rules):  # a plain deuce: itself, else a wild
+            return _extended(target, physical, None, state.rules)
+        raise
 
 
 def can_lay_off(state: RummyState, player: str, card: object, meld: int) -> bool:
