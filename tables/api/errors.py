@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import ObjectDoesNotExist
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404
 from rest_framework import exceptions, status
@@ -35,7 +36,12 @@ def _first_error(data: Any, prefix: str = "") -> tuple[str, str]:
     """The first (field path, message) of a DRF error structure, depth first."""
     if isinstance(data, dict):
         for key, value in data.items():
-            name = prefix if key == "non_field_errors" else (f"{prefix}.{key}" if prefix else str(key))
+            if key == "non_field_errors":
+                name = prefix
+            elif isinstance(key, int):  # DRF reports list items by index
+                name = f"{prefix}[{key}]"
+            else:
+                name = f"{prefix}.{key}" if prefix else str(key)
             return _first_error(value, name)
     if isinstance(data, list):
         for i, value in enumerate(data):
@@ -64,7 +70,11 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
             error_body(exc.message, rule=exc.rule, code="rule_violation"),
             status=status.HTTP_422_UNPROCESSABLE_ENTITY,
         )
-    if isinstance(exc, Http404):
+    from tables.services import Conflict as ServiceConflict  # late: services import the models
+
+    if isinstance(exc, ServiceConflict):
+        return Response(error_body(str(exc), code="conflict"), status=status.HTTP_409_CONFLICT)
+    if isinstance(exc, Http404 | ObjectDoesNotExist):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied(str(exc) or None)

@@ -2,10 +2,29 @@
 
 from django.urls import path
 
+from . import rounds, tables
 from .auth import TokenView
 from .verify import RoundVerifyView
 
 urlpatterns: list = [
     path("auth/token/", TokenView.as_view(), name="api-auth-token"),
     path("rounds/verify/", RoundVerifyView.as_view(), name="api-rounds-verify"),
+    path("tables/", tables.TableListView.as_view(), name="api-tables"),
+    path("tables/<int:pk>/", tables.TableDetailView.as_view(), name="api-table"),
+    path("tables/<int:pk>/open/", tables.TableOpenView.as_view(), name="api-table-open"),
+    path("tables/<int:pk>/close/", tables.TableCloseView.as_view(), name="api-table-close"),
+    path("tables/<int:pk>/shuffle/", tables.TableShuffleView.as_view(), name="api-table-shuffle"),
+    path("tables/<int:pk>/recall/", tables.TableRecallView.as_view(), name="api-table-recall"),
+    path("tables/<int:pk>/rounds/", rounds.RoundOpenView.as_view(), name="api-round-open"),
+    path("rounds/<int:pk>/", rounds.RoundDetailView.as_view(), name="api-round"),
+    path("rounds/<int:pk>/cards/", rounds.RoundCardView.as_view(), name="api-round-card"),
+    path("rounds/<int:pk>/scans/", rounds.RoundScanView.as_view(), name="api-round-scan"),
+    path("rounds/<int:pk>/decisions/", rounds.RoundDecisionView.as_view(), name="api-round-decision"),
+    path("rounds/<int:pk>/settle/", rounds.RoundSettleView.as_view(), name="api-round-settle"),
+    path("rounds/<int:pk>/paid/", rounds.RoundPaidView.as_view(), name="api-round-paid"),
+    path("rounds/<int:pk>/approve/", rounds.RoundApproveView.as_view(), name="api-round-approve"),
+    path("rounds/<int:pk>/pause/", rounds.RoundPauseView.as_view(), name="api-round-pause"),
+    path("rounds/<int:pk>/resume/", rounds.RoundResumeView.as_view(), name="api-round-resume"),
+    path("rounds/<int:pk>/cancel/", rounds.RoundCancelView.as_view(), name="api-round-cancel"),
+    path("rounds/<int:pk>/cards/<int:seq>/correct/", rounds.CardCorrectView.as_view(), name="api-card-correct"),
 ]

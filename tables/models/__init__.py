@@ -46,9 +46,11 @@ from .rounds import (  # noqa: E402
     Round,
     RoundCard,
     RoundState,
+    Scan,
     SettlementLine,
     Shoe,
     ShuffleEvent,
+    TableSession,
     Wager,
 )
 
@@ -66,5 +68,7 @@ __all__ += [
     "SettlementLine",
     "Shoe",
     "ShuffleEvent",
+    "Scan",
+    "TableSession",
     "Wager",
 ]

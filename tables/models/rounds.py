@@ -157,6 +157,7 @@ class RoundCard(models.Model):
     to = models.CharField(max_length=40, help_text='"dealer", "seat:3", "seat:3/hand:1", "player:2"')
     code = models.CharField(max_length=3)
     source = models.CharField(max_length=10, choices=CardSource.choices, default=CardSource.MANUAL)
+    scan = models.ForeignKey("Scan", null=True, blank=True, on_delete=models.PROTECT, related_name="cards")
     image = models.FileField(upload_to="scans/%Y/%m/%d/", null=True, blank=True)
     image_sha256 = models.CharField(max_length=64, blank=True)
     recognised_code = models.CharField(max_length=3, blank=True)
@@ -296,3 +297,47 @@ class IdempotencyKey(models.Model):
 
     def __str__(self) -> str:
         return f"{self.method} {self.path} [{self.key}]"
+
+
+class TableSession(models.Model):
+    """A dealer holding a table: opened by the dealer (or a pit boss for them), closed at hand-over.
+
+    A dealer may act only at the table they hold (one open session per table, one per dealer).
+    """
+
+    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="sessions")
+    dealer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="table_sessions")
+    opened_at = models.DateTimeField(auto_now_add=True)
+    opened_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-opened_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"], condition=models.Q(closed_at__isnull=True), name="one_open_session_per_table"
+            ),
+            models.UniqueConstraint(
+                fields=["dealer"], condition=models.Q(closed_at__isnull=True), name="one_open_session_per_dealer"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.dealer} at {self.table}"
+
+
+class Scan(models.Model):
+    """A scan image sent by the tablet, stored with its hash and what vision read in it."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="scans")
+    image = models.FileField(upload_to="scans/%Y/%m/%d/")
+    sha256 = models.CharField(max_length=64)
+    recognised = models.JSONField(default=list, help_text="vision's cards: code, confidence, corners")
+    uploaded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    uploaded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["round", "id"]
+
+    def __str__(self) -> str:
+        return f"scan {self.sha256[:12]}"

@@ -1,0 +1,306 @@
+"""The live flow over HTTP: one view per tablet command, each with its input serializer.
+
+Every write answers with the round document (state, the engine's "what comes next", cards,
+settlement, payment) and accepts ``Idempotency-Key``; ``version`` (optional) is the round version
+the tablet saw: if the round changed meanwhile the command is refused with 409 instead of applied
+to a round the dealer is not looking at.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tables import selectors, services
+from tables.models import Round, Table
+
+from .base import ApiView
+from .idempotency import idempotent
+from .serializers import ErrorSerializer
+
+IDEMPOTENCY = OpenApiParameter(
+    "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
+    description="Any unique string per command; a retry with the same key returns the first answer.",
+)  # fmt: skip
+ERRORS = {400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer, 409: ErrorSerializer,
+          422: ErrorSerializer}  # fmt: skip
+
+
+class RoundSerializer(serializers.Serializer):
+    """A round as the tablet shows it."""
+
+    id = serializers.IntegerField()
+    table = serializers.IntegerField()
+    number = serializers.IntegerField()
+    game = serializers.CharField()
+    state = serializers.CharField()
+    state_label = serializers.CharField()
+    version = serializers.IntegerField()
+    table_minimum = serializers.CharField()
+    rule_set = serializers.DictField()
+    pay_table = serializers.DictField()
+    shoe = serializers.IntegerField(allow_null=True)
+    next = serializers.DictField(help_text="the engine's prompt: phase, actor, needs, allowed, forced, reason")
+    seats = serializers.ListField(child=serializers.DictField())
+    cards = serializers.ListField(child=serializers.DictField())
+    decisions = serializers.ListField(child=serializers.DictField())
+    settlement = serializers.ListField(child=serializers.DictField())
+    due = serializers.DictField()
+    paid = serializers.DictField()
+    payments = serializers.ListField(child=serializers.DictField())
+    discrepancies = serializers.ListField(child=serializers.DictField())
+    approval_required = serializers.BooleanField()
+    approval_reason = serializers.CharField(allow_blank=True)
+    approvals = serializers.ListField(child=serializers.DictField())
+    opened_at = serializers.CharField()
+    settled_at = serializers.CharField(allow_null=True)
+    closed_at = serializers.CharField(allow_null=True)
+
+
+class ScanAnswerSerializer(serializers.Serializer):
+    round = RoundSerializer()
+    scan = serializers.IntegerField()
+    sha256 = serializers.CharField()
+    recorded = serializers.ListField(child=serializers.CharField())
+    needs_confirmation = serializers.BooleanField()
+    candidates = serializers.ListField(child=serializers.DictField())
+
+
+class VersionedInput(serializers.Serializer):
+    version = serializers.IntegerField(required=False, min_value=1, help_text="the round version the tablet saw")
+
+
+class _BehindInput(serializers.Serializer):
+    wagers = serializers.DictField(child=serializers.CharField(max_length=20), allow_empty=False)
+    double_along = serializers.BooleanField(required=False)
+    follow_split = serializers.ChoiceField(choices=["both", "first"], required=False)
+    player = serializers.CharField(required=False, max_length=40)
+
+
+class _SeatInput(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=1, max_value=99)
+    wagers = serializers.DictField(child=serializers.CharField(max_length=20), allow_empty=False)
+    behind = _BehindInput(many=True, required=False)
+    player = serializers.CharField(required=False, max_length=40)
+    refuses_bets_behind = serializers.BooleanField(required=False)
+
+
+class RoundOpenInput(serializers.Serializer):
+    seats = _SeatInput(many=True, allow_empty=False)
+
+
+class CardInput(VersionedInput):
+    code = serializers.CharField(max_length=3, help_text="card code, e.g. 9S, TH, JK")
+    scan = serializers.IntegerField(required=False, min_value=1, help_text="the scan this card was read from")
+
+
+class ScanInput(VersionedInput):
+    image = serializers.FileField(help_text="a JPEG or PNG of the card(s)")
+
+
+class DecisionInput(VersionedInput):
+    action = serializers.CharField(max_length=40)
+    who = serializers.CharField(required=False, max_length=40, help_text='default: whose turn it is, e.g. "seat:3"')
+    amount = serializers.CharField(required=False, max_length=20, help_text="for raises and bets")
+    card = serializers.CharField(required=False, max_length=3, help_text="the card drawn by a hit or a double")
+
+
+class PaidInput(VersionedInput):
+    paid = serializers.DictField(
+        child=serializers.DictField(child=serializers.CharField(max_length=20)),
+        help_text='seat → bet kind → winnings handed over, e.g. {"1": {"main": "10.00", "bonus": "9990.00"}}',
+    )
+
+
+class ReasonInput(VersionedInput):
+    reason = serializers.CharField(max_length=300)
+
+
+class OptionalReasonInput(VersionedInput):
+    reason = serializers.CharField(max_length=300, required=False, allow_blank=True)
+
+
+class CorrectInput(VersionedInput):
+    code = serializers.CharField(max_length=3)
+    reason = serializers.CharField(max_length=300)
+
+
+def _valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
+    s = serializer_class(data=request.data)
+    s.is_valid(raise_exception=True)
+    return dict(s.validated_data)
+
+
+def _round_answer(rnd: Round, status: int = 200) -> Response:
+    rnd.refresh_from_db()
+    return Response(RoundSerializer(selectors.round_document(rnd)).data, status=status)
+
+
+def _round_or_404(pk: int) -> Round:
+    return get_object_or_404(Round, pk=pk)
+
+
+class RoundDetailView(ApiView):
+    """The round as it stands: state, what comes next, cards, settlement, payment."""
+
+    @extend_schema(operation_id="rounds_retrieve", responses={200: RoundSerializer, **ERRORS}, tags=["rounds"])
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(RoundSerializer(selectors.round_document(selectors.round_get(user=request.user, pk=pk))).data)
+
+
+class RoundOpenView(ApiView):
+    """Open a round at the table with its wagers (side bets and bets behind included)."""
+
+    @extend_schema(operation_id="rounds_open", request=RoundOpenInput, parameters=[IDEMPOTENCY],
+                   responses={201: RoundSerializer, **ERRORS}, tags=["rounds"])  # fmt: skip
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        table = get_object_or_404(Table, pk=pk)
+        data = _valid(RoundOpenInput, request)
+        rnd = services.round_open(table=table, seats=request.data.get("seats", data["seats"]), actor=request.user)
+        return _round_answer(rnd, status=201)
+
+
+class RoundCardView(ApiView):
+    """Add the next card by its code (typed, or confirmed after a scan)."""
+
+    @extend_schema(operation_id="rounds_card", request=CardInput, parameters=[IDEMPOTENCY],
+                   responses={200: RoundSerializer, **ERRORS}, tags=["rounds"])  # fmt: skip
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        data = _valid(CardInput, request)
+        rnd = services.round_add_card(round=_round_or_404(pk), code=data["code"], scan=data.get("scan"),
+                                      actor=request.user, expected_version=data.get("version"))  # fmt: skip
+        return _round_answer(rnd)
+
+
+class RoundScanView(ApiView):
+    """Add cards from a scan image: recognised by vision; a low-confidence read asks the dealer to confirm."""
+
+    parser_classes = [MultiPartParser, FormParser]
+
+    @extend_schema(operation_id="rounds_scan", request={"multipart/form-data": ScanInput}, parameters=[IDEMPOTENCY],
+                   responses={200: ScanAnswerSerializer, **ERRORS}, tags=["rounds"])  # fmt: skip
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        data = _valid(ScanInput, request)
+        upload = data["image"]
+        if upload.size > services.MAX_IMAGE_BYTES:
+            raise services.InvalidInput("the image is too large", field="image")
+        result = services.round_scan_card(round=_round_or_404(pk), image=upload.read(), actor=request.user,
+                                          filename=upload.name or "scan", expected_version=data.get("version"))  # fmt: skip
+        result.round.refresh_from_db()
+        return Response(ScanAnswerSerializer({
+            "round": selectors.round_document(result.round), "scan": result.scan.pk, "sha256": result.scan.sha256,
+            "recorded": [c.code for c in result.recorded], "needs_confirmation": result.needs_confirmation,
+            "candidates": result.candidates,
+        }).data)  # fmt: skip
+
+
+class RoundDecisionView(ApiView):
+    """Record a decision; the engine refuses one the rules do not allow (422 naming the rule)."""
+
+    @extend_schema(operation_id="rounds_decision", request=DecisionInput, parameters=[IDEMPOTENCY],
+                   responses={200: RoundSerializer, **ERRORS}, tags=["rounds"])  # fmt: skip
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        data = _valid(DecisionInput, request)
+        rnd = services.round_decide(round=_round_or_404(pk), action=data["action"], who=data.get("who"),
+                                    amount=data.get("amount"), card=data.get("card"), actor=request.user,
+                                    expected_version=data.get("version"))  # fmt: skip
+        return _round_answer(rnd)
+
+
+class RoundSettleView(ApiView):
+    """Settle a finished round: each bet's due amount with its explanation."""
+
+    @extend_schema(operation_id="rounds_settle", request=VersionedInput, parameters=[IDEMPOTENCY],
+                   responses={200: RoundSerializer, **ERRORS}, tags=["rounds"])  # fmt: skip
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        data = _valid(VersionedInput, request)
+        rnd = services.round_settle(round=_round_or_404(pk), actor=request.user, expected_version=data.get("version"))
+        return _round_answer(rnd)
+
+
+class RoundPaidView(ApiView):
+    """Record what the dealer paid; paid ≠ due keeps the round open until a correction or an approval."""
+
+    @extend_schema(operation_id="rounds_paid", request=PaidInput, parameters=[IDEMPOTENCY],
+                   responses={200: RoundSerializer, **ERRORS}, tags=["rounds"])  # fmt: skip
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        data = _valid(PaidInput, request)
+        rnd = services.round_record_paid(round=_round_or_404(pk), paid=request.data["paid"], actor=request.user,
+                                         expected_version=data.get("version"))  # fmt: skip
+        return _round_answer(rnd)
+
+
+class RoundApproveView(ApiView):
+    """A pit boss approves a large payout before paying, or closes a mismatch, with a reason."""
+
+    @extend_schema(operation_id="rounds_approve", request=ReasonInput, parameters=[IDEMPOTENCY],
+                   responses={200: RoundSerializer, **ERRORS}, tags=["rounds"])  # fmt: skip
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        data = _valid(ReasonInput, request)
+        rnd = services.round_approve(round=_round_or_404(pk), reason=data["reason"], actor=request.user,
+                                     expected_version=data.get("version"))  # fmt: skip
+        return _round_answer(rnd)
+
+
+class RoundPauseView(ApiView):
+    """Pause the round in play."""
+
+    @extend_schema(operation_id="rounds_pause", request=OptionalReasonInput, parameters=[IDEMPOTENCY],
+                   responses={200: RoundSerializer, **ERRORS}, tags=["rounds"])  # fmt: skip
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        data = _valid(OptionalReasonInput, request)
+        rnd = services.round_pause(round=_round_or_404(pk), reason=data.get("reason", ""), actor=request.user,
+                                   expected_version=data.get("version"))  # fmt: skip
+        return _round_answer(rnd)
+
+
+class RoundResumeView(ApiView):
+    """Resume a paused round where it was."""
+
+    @extend_schema(operation_id="rounds_resume", request=VersionedInput, parameters=[IDEMPOTENCY],
+                   responses={200: RoundSerializer, **ERRORS}, tags=["rounds"])  # fmt: skip
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        data = _valid(VersionedInput, request)
+        rnd = services.round_resume(round=_round_or_404(pk), actor=request.user, expected_version=data.get("version"))
+        return _round_answer(rnd)
+
+
+class RoundCancelView(ApiView):
+    """Cancel a round that cannot be completed; every wager is refunded."""
+
+    @extend_schema(operation_id="rounds_cancel", request=ReasonInput, parameters=[IDEMPOTENCY],
+                   responses={200: RoundSerializer, **ERRORS}, tags=["rounds"])  # fmt: skip
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        data = _valid(ReasonInput, request)
+        rnd = services.round_cancel(round=_round_or_404(pk), reason=data["reason"], actor=request.user,
+                                    expected_version=data.get("version"))  # fmt: skip
+        return _round_answer(rnd)
+
+
+class CardCorrectView(ApiView):
+    """Correct a recorded card (after settlement: pit boss only); the round is re-settled."""
+
+    @extend_schema(operation_id="rounds_card_correct", request=CorrectInput, parameters=[IDEMPOTENCY],
+                   responses={200: RoundSerializer, **ERRORS}, tags=["rounds"])  # fmt: skip
+    @idempotent
+    def post(self, request: Request, pk: int, seq: int) -> Response:
+        data = _valid(CorrectInput, request)
+        rnd = services.card_correct(round=_round_or_404(pk), seq=seq, code=data["code"], reason=data["reason"],
+                                    actor=request.user, expected_version=data.get("version"))  # fmt: skip
+        return _round_answer(rnd)

@@ -1,0 +1,237 @@
+"""Adapters from the stored round (setup, cards, decisions) to each game's live engine.
+
+The services speak one small vocabulary — start a round, deal the card that is due, apply a
+decision, ask what comes next, settle — and this module maps it onto each engine's public
+functions (``tables.engine.blackjack.live``, ``tables.engine.finnish27``, ...), which keep their own
+state types and verify_/can_/do triples.  Pure: no Django import, so it is testable without a
+database.  A decision that draws a card (a blackjack hit or double) takes the card with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+from importlib import import_module
+from typing import Any
+
+from tables.engine.cards import Card
+from tables.engine.errors import InvalidInput, RuleViolation
+from tables.engine.money import parse_amount
+from tables.engine.paytable import PayTable
+from tables.engine.round import Prompt
+from tables.engine.rulesets import rules_from_params
+from tables.engine.settlement import SettlementLine
+from tables.engine.shoe import Shoe
+
+BLACKJACK = ("unlimited-blackjack", "mini-blackjack")
+
+
+class GameNotAvailable(InvalidInput):
+    """The game's live engine is not installed (yet)."""
+
+
+def _parse_actor(actor: str) -> tuple[int, int | None, int | None]:
+    """``"seat:3/hand:1/behind:0"`` → ``(3, 1, 0)``."""
+    seat = hand = behind = None
+    for part in (actor or "").split("/"):
+        name, _, value = part.partition(":")
+        if not value.isdigit():
+            raise InvalidInput(f"bad actor {actor!r}: expected e.g. seat:3 or seat:3/behind:0", field="who")
+        if name == "seat":
+            seat = int(value)
+        elif name == "hand":
+            hand = int(value)
+        elif name == "behind":
+            behind = int(value)
+        else:
+            raise InvalidInput(f"bad actor {actor!r}", field="who")
+    if seat is None:
+        raise InvalidInput(f"bad actor {actor!r}: no seat", field="who")
+    return seat, hand, behind
+
+
+# ---------------------------------------------------------------------------------------------
+# Blackjack (Unlimited and Mini): tables.engine.blackjack.live
+
+
+def _bj() -> Any:
+    return import_module("tables.engine.blackjack.live")
+
+
+_BJ_SETUP_KEYS = {"main", "perfect-pairs", "21+3"}
+
+
+def _bj_start(game: str, rules: Any, pay_table: PayTable, table_minimum: Decimal, setup: dict[str, Any],
+              shoe: Shoe) -> Any:
+    bl = _bj()
+    bets, behind = [], []
+    for i, s in enumerate(setup["seats"]):
+        w = s["wagers"]
+        extra = set(w) - _BJ_SETUP_KEYS
+        if extra:
+            raise InvalidInput(f"unknown bet {sorted(extra)[0]!r}: insurance is taken when offered",
+                               field=f"seats[{i}].wagers.{sorted(extra)[0]}")  # fmt: skip
+        if "main" not in w:
+            raise InvalidInput("the main bet is required", field=f"seats[{i}].wagers.main")
+        bets.append(bl.SeatBet(
+            seat=s["seat"], main=Decimal(w["main"]), player=s.get("player"),
+            perfect_pairs=Decimal(w["perfect-pairs"]) if "perfect-pairs" in w else None,
+            twenty_one_plus_three=Decimal(w["21+3"]) if "21+3" in w else None,
+            refuses_behind=bool(s.get("refuses_bets_behind", False)),
+        ))  # fmt: skip
+        for j, b in enumerate(s.get("behind", [])):
+            if set(b["wagers"]) != {"main"}:
+                raise InvalidInput("a bet behind holds a main bet only (insurance when offered)",
+                                   field=f"seats[{i}].behind[{j}].wagers")  # fmt: skip
+            behind.append(bl.BehindBet(
+                seat=s["seat"], main=Decimal(b["wagers"]["main"]), player=b.get("player"),
+                double_along=bool(b.get("double_along", False)), follow_split=b.get("follow_split", "both"),
+            ))  # fmt: skip
+    return bl.start_round(game, bets, behind, table_minimum=table_minimum, shoe=shoe, rules=rules,
+                          pay_table=pay_table)  # fmt: skip
+
+
+def _bj_decide(state: Any, actor: str, action: str, amount: Decimal | None, card: Card | None) -> None:
+    bl = _bj()
+    if action in ("insurance", "decline", "surrender"):
+        seat, _, behind = _parse_actor(actor)
+        if action == "insurance":
+            bl.insure(state, seat, behind)
+        elif action == "decline":
+            bl.decline(state, seat, behind)
+        else:
+            if behind is not None:
+                raise RuleViolation("blackjack.surrender-behind", "a bet behind follows the seat's surrender")
+            bl.surrender(state, seat)
+    elif action in ("hit", "double"):
+        if card is None:
+            raise InvalidInput(f"a {action} needs the card dealt", field="card")
+        (bl.hit if action == "hit" else bl.double)(state, card)
+    elif action == "stand":
+        bl.stand(state)
+    elif action == "split":
+        bl.split(state)
+    else:
+        raise RuleViolation("live.unknown-action", f"{action!r} is not an action of this game")
+
+
+def _bj_settle(state: Any) -> list[tuple[int, list[SettlementLine]]]:
+    bl = _bj()
+    bl.settle(state)
+    return sorted((int(seat), list(lines)) for seat, lines in state.lines.items())
+
+
+def _bj_hint(state: Any) -> str | None:
+    return _bj().hint(state)
+
+
+# ---------------------------------------------------------------------------------------------
+# Finnish 27: tables.engine.finnish27 (live round)
+
+
+def _f27() -> Any:
+    try:
+        return import_module("tables.engine.finnish27.live")
+    except ModuleNotFoundError:
+        try:
+            module = import_module("tables.engine.finnish27")
+        except ModuleNotFoundError:
+            raise GameNotAvailable("the Finnish 27 engine is not available", field="game") from None
+        return module
+
+
+# ---------------------------------------------------------------------------------------------
+# Dispatch
+
+
+def _rules_and_table(game: str, params: dict[str, Any], pay_lines: dict[str, Any] | None) -> tuple[Any, PayTable]:
+    rules = rules_from_params(game, params)
+    pay_table = PayTable.from_json(game, pay_lines or None, field="pay_table")
+    return rules, pay_table
+
+
+def start(game: str, params: dict[str, Any], pay_lines: dict[str, Any] | None, table_minimum: Decimal,
+          setup: dict[str, Any], shoe: Shoe | None = None) -> Any:
+    """The engine's live state of a freshly opened round (validates the setup, naming the field)."""
+    rules, pay_table = _rules_and_table(game, params, pay_lines)
+    shoe = shoe if shoe is not None else Shoe(rules.shoe)
+    if game in BLACKJACK:
+        return _bj_start(game, rules, pay_table, table_minimum, setup, shoe)
+    if game == "finnish-27":
+        return _f27_start(rules, pay_table, table_minimum, setup, shoe)
+    raise GameNotAvailable(f"live play of {game} is not available on the tablet yet", field="game")
+
+
+def game_of(state: Any) -> str:
+    """The game slug of a live state."""
+    return str(getattr(state, "game", "finnish-27"))
+
+
+def next_step(game: str, state: Any) -> Prompt:
+    """What the table waits for now."""
+    return _module(game).next_step(state)  # type: ignore[no-any-return]
+
+
+def next_step_json(state: Any) -> dict[str, Any]:
+    """The prompt as JSON, with the Mini Blackjack hint where there is one."""
+    game = game_of(state)
+    out = next_step(game, state).as_json()
+    if game == "mini-blackjack" and out.get("needs") == "decision":
+        out["hint"] = _bj_hint(state)
+    return out
+
+
+def needs_card(game: str, action: str) -> bool:
+    """Whether a decision draws a card (the card comes with the decision)."""
+    return game in BLACKJACK and action in ("hit", "double") or game == "finnish-27" and action == "hit"
+
+
+def deal(game: str, state: Any, card: Card) -> None:
+    """Deal the card that is due (the engine refuses one that is not, or that the shoe cannot hold)."""
+    _module(game).deal(state, card)
+
+
+def decide(game: str, state: Any, actor: str, action: str, amount: object = None, card: Card | None = None) -> None:
+    """Apply a decision; ``RuleViolation`` names the rule when the rules forbid it."""
+    value = None if amount is None else parse_amount(amount, field="amount")
+    if game in BLACKJACK:
+        _bj_decide(state, actor, action, value, card)
+    elif game == "finnish-27":
+        _f27_decide(state, actor, action, card)
+    else:
+        raise GameNotAvailable(f"live play of {game} is not available", field="game")
+
+
+def settle(game: str, state: Any) -> list[tuple[int, list[SettlementLine]]]:
+    """Settle the finished round: ``[(seat, lines)]``."""
+    if game in BLACKJACK:
+        return _bj_settle(state)
+    if game == "finnish-27":
+        return _f27_settle(state)
+    raise GameNotAvailable(f"live play of {game} is not available", field="game")
+
+
+def _module(game: str) -> Any:
+    if game in BLACKJACK:
+        return _bj()
+    if game == "finnish-27":
+        return _f27()
+    raise GameNotAvailable(f"live play of {game} is not available", field="game")
+
+
+# Finnish 27 adapter functions, filled in against the engine's live API.
+_f27_start: Callable[..., Any]
+_f27_decide: Callable[..., None]
+_f27_settle: Callable[[Any], list[tuple[int, list[SettlementLine]]]]
+
+
+def _f27_start(rules: Any, pay_table: PayTable, table_minimum: Decimal, setup: dict[str, Any], shoe: Shoe) -> Any:  # type: ignore[no-redef]
+    raise GameNotAvailable("the Finnish 27 live engine is not available yet", field="game")
+
+
+def _f27_decide(state: Any, actor: str, action: str, card: Card | None) -> None:  # type: ignore[no-redef]
+    raise GameNotAvailable("the Finnish 27 live engine is not available yet", field="game")
+
+
+def _f27_settle(state: Any) -> list[tuple[int, list[SettlementLine]]]:  # type: ignore[no-redef]
+    raise GameNotAvailable("the Finnish 27 live engine is not available yet", field="game")

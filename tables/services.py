@@ -1,0 +1,864 @@
+"""Everything that writes the live floor: tables, shoes, rounds, cards, decisions, settlement, payment.
+
+Each service is ``<noun>_<verb>(*, ..., actor)``: it runs in one transaction, locks the row it changes
+(the round, or the table for table- and shoe-level writes) with ``select_for_update()``, checks the
+actor's right to act at that table, calls the rules engine, and writes an ``AuditEvent`` in the same
+transaction.  The live round is rebuilt for each command by replaying its stored cards and decisions
+through the engine (``tables.live``): the database is the single source of truth, so a tablet that
+reloads or loses the network picks the round up exactly where it was.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import timedelta
+from decimal import Decimal
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from tables import live
+from tables.engine.cards import parse_card
+from tables.engine.errors import InvalidCard, InvalidInput
+from tables.engine.money import fmt, parse_amount
+from tables.engine.settlement import discrepancies as engine_discrepancies
+from tables.engine.shoe import Shoe as EngineShoe
+from tables.engine.shoe import ShoeSpec, ShuffleRule
+from tables.models import (
+    Approval,
+    ApprovalKind,
+    AuditEvent,
+    CardSource,
+    Decision,
+    Payment,
+    Round,
+    RoundCard,
+    RoundState,
+    Scan,
+    SettlementLine,
+    Shoe,
+    ShuffleEvent,
+    Table,
+    TableSession,
+    TableStatus,
+    Wager,
+)
+
+User = AbstractBaseUser
+
+# A payout needs a pit boss's approval before the dealer pays when one line wins at least this amount,
+# or at least this multiple of its wager (the 999× 9-9-9 bonus always does).  Settings may override.
+def approval_amount() -> Decimal:
+    """A line winning this much or more needs a pit boss before paying (``PAYOUT_APPROVAL_AMOUNT``)."""
+    return Decimal(str(getattr(settings, "PAYOUT_APPROVAL_AMOUNT", "5000.00")))
+
+
+def approval_multiple() -> Decimal:
+    """A line winning this multiple of its wager or more needs a pit boss (``PAYOUT_APPROVAL_MULTIPLE``)."""
+    return Decimal(str(getattr(settings, "PAYOUT_APPROVAL_MULTIPLE", "100")))
+
+
+def scan_confidence() -> float:
+    """Below this recognition confidence the dealer confirms or picks the card before it is recorded."""
+    return float(getattr(settings, "SCAN_CONFIDENCE_THRESHOLD", 0.85))
+
+
+MAX_IMAGE_BYTES = 8 * 1024 * 1024
+INTERRUPTED_AFTER = timedelta(hours=48)
+
+
+class Conflict(Exception):
+    """The round or table is not in a state that allows the command (HTTP 409)."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Roles and rights
+
+
+DEALER, PIT_BOSS, AUDITOR, GAMES_MANAGER = "dealer", "pit_boss", "auditor", "games_manager"
+
+
+def roles_of(user: Any) -> set[str]:
+    """The roles of a user: the names of their groups, normalised (``Pit boss`` → ``pit_boss``)."""
+    if not getattr(user, "is_authenticated", False):
+        return set()
+    cached = getattr(user, "_casino_roles", None)
+    if cached is None:
+        cached = {g.replace(" ", "_").replace("-", "_").lower() for g in user.groups.values_list("name", flat=True)}
+        if user.is_superuser:
+            cached.add(PIT_BOSS)
+        user._casino_roles = cached
+    return cached
+
+
+def is_pit_boss(user: Any) -> bool:
+    """Pit bosses and shift managers approve, correct after settlement and act at any table."""
+    return bool(roles_of(user) & {PIT_BOSS, "shift_manager"})
+
+
+def holds_table(user: Any, table: Table) -> bool:
+    """Whether ``user`` is the dealer holding ``table`` now."""
+    return TableSession.objects.filter(table=table, dealer=user, closed_at__isnull=True).exists()
+
+
+def check_right(actor: Any, table: Table) -> None:
+    """Refuse (``PermissionDenied``) unless the actor may write at this table.
+
+    A pit boss may act at any table; a dealer only at the table they hold; nobody else writes.
+    """
+    if is_pit_boss(actor):
+        return
+    if DEALER in roles_of(actor) and holds_table(actor, table):
+        return
+    if DEALER in roles_of(actor):
+        raise PermissionDenied(f"you are not the dealer at {table}")
+    raise PermissionDenied("only the table's dealer or a pit boss may do this")
+
+
+def check_pit_boss(actor: Any) -> None:
+    """Refuse unless the actor is a pit boss."""
+    if not is_pit_boss(actor):
+        raise PermissionDenied("this needs a pit boss")
+
+
+def audit(*, actor: Any, action: str, table: Table | None = None, round: Round | None = None,
+          payload: Mapping[str, Any] | None = None) -> AuditEvent:
+    """Write an audit event (call inside the writing transaction)."""
+    return AuditEvent.objects.create(
+        actor=actor if getattr(actor, "pk", None) else None, action=action, table=table, round=round,
+        payload=dict(payload or {}),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Tables and shoes
+
+
+def _lock_table(table: Table | int) -> Table:
+    pk = table.pk if isinstance(table, Table) else table
+    return Table.objects.select_for_update().select_related("game", "rule_set", "pay_table").get(pk=pk)
+
+
+def table_open(*, table: Table, dealer: Any | None = None, actor: Any) -> TableSession:
+    """Open a table for play with ``dealer`` (default: the actor) holding it."""
+    dealer = dealer or actor
+    with transaction.atomic():
+        table = _lock_table(table)
+        if DEALER not in roles_of(dealer) and not is_pit_boss(dealer):
+            raise PermissionDenied("only a dealer can hold a table")
+        if dealer.pk != actor.pk:
+            check_pit_boss(actor)
+        elif not (DEALER in roles_of(actor) or is_pit_boss(actor)):
+            raise PermissionDenied("only a dealer or a pit boss can open a table")
+        current = TableSession.objects.select_for_update().filter(table=table, closed_at__isnull=True).first()
+        if current is not None:
+            if current.dealer_id == dealer.pk:
+                return current
+            if not is_pit_boss(actor):
+                raise Conflict(f"{table} is held by another dealer; a pit boss hands it over")
+            current.closed_at = timezone.now()
+            current.save(update_fields=["closed_at"])
+        elsewhere = TableSession.objects.select_for_update().filter(dealer=dealer, closed_at__isnull=True)
+        for s in elsewhere:  # a dealer holds one table at a time: moving closes the old session
+            s.closed_at = timezone.now()
+            s.save(update_fields=["closed_at"])
+        session = TableSession.objects.create(table=table, dealer=dealer, opened_by=actor)
+        if table.status != TableStatus.OPEN:
+            Table.objects.filter(pk=table.pk).update(status=TableStatus.OPEN)
+        audit(actor=actor, action="table.open", table=table, payload={"dealer": dealer.get_username()})
+        return session
+
+
+def table_close(*, table: Table, actor: Any) -> None:
+    """Close a table: no round may be open; the dealer's session ends."""
+    with transaction.atomic():
+        table = _lock_table(table)
+        check_right(actor, table)
+        if Round.objects.filter(table=table, state__in=_OPEN).exists():
+            raise Conflict("a round is still open at this table")
+        TableSession.objects.filter(table=table, closed_at__isnull=True).update(closed_at=timezone.now())
+        Table.objects.filter(pk=table.pk).update(status=TableStatus.CLOSED)
+        audit(actor=actor, action="table.close", table=table)
+
+
+def _shoe_spec(table: Table) -> ShoeSpec:
+    return table.rule_set.rules().shoe
+
+
+def current_shoe(table: Table) -> Shoe | None:
+    """The shoe being dealt at the table (the latest one), or None before the first shuffle."""
+    return Shoe.objects.filter(table=table, ended_at__isnull=True).order_by("-number").first()
+
+
+def engine_shoe_spec(shoe: Shoe) -> ShoeSpec:
+    """The engine's spec of a stored shoe."""
+    return ShoeSpec(
+        decks=shoe.spec["decks"], jokers_per_deck=shoe.spec.get("jokers_per_deck", 0),
+        shuffle_rule=ShuffleRule(shoe.spec.get("shuffle_rule", "cut_card")),
+        shuffle_at=shoe.spec.get("shuffle_at", 0), total_jokers=shoe.spec.get("total_jokers"),
+    )  # fmt: skip
+
+
+def engine_shoe(shoe: Shoe) -> EngineShoe:
+    """The engine's shoe with every card dealt from this shoe so far, in order."""
+    spec = engine_shoe_spec(shoe)
+    codes = RoundCard.objects.filter(round__shoe=shoe).order_by("shoe_position", "id").values_list("code", flat=True)
+    return EngineShoe.from_dealt(spec, [parse_card(c) for c in codes])
+
+
+def shoe_shuffle(*, table: Table, actor: Any, reason: str = "shuffle point reached") -> Shoe:
+    """Record a shuffle: the current shoe ends (its penetration kept) and a fresh one starts.
+
+    Refused while a round is in play: the shoe is shuffled between rounds.
+    """
+    with transaction.atomic():
+        table = _lock_table(table)
+        check_right(actor, table)
+        if Round.objects.filter(table=table, state__in=(RoundState.IN_PLAY, RoundState.PAUSED)).exists():
+            raise Conflict("the shoe is shuffled between rounds; a round is in play")
+        spec = _shoe_spec(table)
+        previous = current_shoe(table)
+        now = timezone.now()
+        if previous is not None:
+            previous.ended_at = now
+            previous.save(update_fields=["ended_at"])
+        number = (Shoe.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0) + 1
+        shoe = Shoe.objects.create(
+            table=table, number=number, shuffled_by=actor,
+            spec={"decks": spec.decks, "jokers_per_deck": spec.jokers_per_deck,
+                  "total_jokers": spec.total_jokers, "shuffle_rule": spec.shuffle_rule.value,
+                  "shuffle_at": spec.shuffle_at, "size": spec.size},
+        )  # fmt: skip
+        dealt = previous.cards_dealt if previous else 0
+        size = previous.size if previous else spec.size
+        ShuffleEvent.objects.create(
+            table=table, previous_shoe=previous, shoe=shoe, by=actor, reason=reason[:200],
+            cards_dealt_before=dealt, shuffle_at=spec.shuffle_at,
+            penetration=Decimal(dealt) / Decimal(size) if size else Decimal(0), players_notified=True,
+        )  # fmt: skip
+        audit(actor=actor, action="shoe.shuffle", table=table,
+              payload={"shoe": shoe.number, "reason": reason, "cards_dealt_before": dealt})  # fmt: skip
+        return shoe
+
+
+# ---------------------------------------------------------------------------------------------
+# Rounds: the live flow
+
+_OPEN = (RoundState.IN_PLAY, RoundState.PAUSED, RoundState.SETTLED, RoundState.MISMATCH)
+
+
+def _lock_round(round: Round | int, expected_version: int | None = None) -> Round:
+    pk = round.pk if isinstance(round, Round) else round
+    # Lock the round row: two tablets (or a retry racing the original) serialise here.
+    locked = Round.objects.select_for_update().get(pk=pk)
+    locked.table = Table.objects.select_related("game", "rule_set", "pay_table").get(pk=locked.table_id)
+    if expected_version is not None and locked.version != expected_version:
+        raise Conflict(
+            f"the round changed meanwhile (version {locked.version}, you had {expected_version}); reload it"
+        )
+    return locked
+
+
+def _require_state(round: Round, *states: str, doing: str) -> None:
+    if round.state not in states:
+        raise Conflict(f"cannot {doing}: round {round.number} is {RoundState(round.state).label}")
+
+
+def _bump(round: Round, **fields: Any) -> None:
+    """Save the changed fields and bump the version (the tablet's conflict check)."""
+    for k, v in fields.items():
+        setattr(round, k, v)
+    round.version += 1
+    round.save(update_fields=[*fields, "version", "updated_at"])
+
+
+def _setup_of(seats: object) -> dict[str, Any]:
+    """Validate and normalise the seats of a new round (wagers as decimal strings)."""
+    if not isinstance(seats, list) or not seats:
+        raise InvalidInput("at least one seat with wagers is required", field="seats")
+    out = []
+    for i, seat in enumerate(seats):
+        f = f"seats[{i}]"
+        if not isinstance(seat, dict):
+            raise InvalidInput("a seat must be an object", field=f)
+        number = seat.get("seat")
+        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 99:
+            raise InvalidInput("seat must be a whole number from 1 to 99", field=f"{f}.seat")
+        wagers = seat.get("wagers")
+        if not isinstance(wagers, dict) or not wagers:
+            raise InvalidInput("wagers must map bet kind to amount", field=f"{f}.wagers")
+        clean = {str(k): fmt(parse_amount(v, field=f"{f}.wagers.{k}")) for k, v in wagers.items()}
+        entry: dict[str, Any] = {**{k: v for k, v in seat.items() if k not in ("wagers",)}, "seat": number,
+                                 "wagers": clean}  # fmt: skip
+        behind = seat.get("behind") or []
+        if not isinstance(behind, list):
+            raise InvalidInput("behind must be a list of bets behind", field=f"{f}.behind")
+        entry["behind"] = []
+        for j, b in enumerate(behind):
+            if not isinstance(b, dict) or not isinstance(b.get("wagers"), dict) or not b["wagers"]:
+                raise InvalidInput("a bet behind needs wagers", field=f"{f}.behind[{j}].wagers")
+            bw = {str(k): fmt(parse_amount(v, field=f"{f}.behind[{j}].wagers.{k}")) for k, v in b["wagers"].items()}
+            entry["behind"].append({**b, "wagers": bw})
+        out.append(entry)
+    numbers = [s["seat"] for s in out]
+    if len(set(numbers)) != len(numbers):
+        raise InvalidInput("a seat appears twice", field="seats")
+    return {"seats": out}
+
+
+def _check_limits(table: Table, setup: dict[str, Any]) -> None:
+    for i, seat in enumerate(setup["seats"]):
+        for kind in ("main", "ante"):
+            if kind in seat["wagers"]:
+                amount = Decimal(seat["wagers"][kind])
+                if not table.min_bet <= amount <= table.max_bet:
+                    raise InvalidInput(
+                        f"the {kind} bet must be between the table limits {fmt(table.min_bet)} and {fmt(table.max_bet)}",
+                        field=f"seats[{i}].wagers.{kind}",
+                    )
+
+
+def round_open(*, table: Table, seats: object, actor: Any) -> Round:
+    """Open a round with its wagers (side bets and bets behind included) on the current shoe."""
+    with transaction.atomic():
+        table = _lock_table(table)
+        check_right(actor, table)
+        if Round.objects.filter(table=table, state__in=(RoundState.IN_PLAY, RoundState.PAUSED)).exists():
+            raise Conflict("a round is already in play at this table")
+        shoe = current_shoe(table)
+        if shoe is None:
+            raise Conflict("shuffle the shoe before the first round")
+        if engine_shoe(shoe).shuffle_due:
+            raise Conflict("the shoe must be shuffled before the next round")
+        setup = _setup_of(seats)
+        _check_limits(table, setup)
+        game = table.game.slug
+        rules_params = dict(table.rule_set.params)
+        pay_lines = table.pay_table.as_engine_json()
+        table_minimum = table.min_bet
+        # Let the engine validate the setup (side-bet names, insurance, behind presets, seat counts).
+        live.start(game, rules_params, pay_lines, table_minimum, setup, engine_shoe(shoe))
+        number = (Round.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0) + 1
+        round = Round.objects.create(
+            table=table, shoe=shoe, number=number, game=game, rule_set=table.rule_set,
+            pay_table=table.pay_table, rules=rules_params, pay_table_lines=pay_lines,
+            table_minimum=table_minimum, setup=setup, opened_by=actor,
+        )  # fmt: skip
+        for seat in setup["seats"]:
+            for kind, amount in seat["wagers"].items():
+                Wager.objects.create(round=round, seat=seat["seat"], kind=kind, amount=Decimal(amount))
+            for j, b in enumerate(seat["behind"]):
+                for kind, amount in b["wagers"].items():
+                    Wager.objects.create(round=round, seat=seat["seat"], kind=kind, behind=j, amount=Decimal(amount))
+        round.prompt = live.next_step_json(_replay(round))
+        round.save(update_fields=["prompt"])
+        audit(actor=actor, action="round.open", table=table, round=round, payload=setup)
+        return round
+
+
+def _shoe_before(round: Round) -> EngineShoe | None:
+    """The round's shoe as it stood when the round opened (cards of the earlier rounds only)."""
+    if round.shoe_id is None:
+        return None
+    shoe = round.shoe
+    spec = engine_shoe_spec(shoe)
+    codes = (RoundCard.objects.filter(round__shoe=shoe, round__number__lt=round.number)
+             .order_by("round__number", "seq").values_list("code", flat=True))  # fmt: skip
+    return EngineShoe.from_dealt(spec, [parse_card(c) for c in codes])
+
+
+def _replay(round: Round) -> Any:
+    """The engine's live state of the round: its setup, then every card and decision in order."""
+    state = live.start(round.game, round.rules, round.pay_table_lines, round.table_minimum, round.setup,
+                       _shoe_before(round))  # fmt: skip
+    events: list[tuple[int, int, Any]] = sorted(
+        [(c.seq, 1, c) for c in RoundCard.objects.filter(round=round)]
+        + [(d.seq, 0, d) for d in Decision.objects.filter(round=round)],
+        key=lambda e: (e[0], e[1]),
+    )
+    i = 0
+    while i < len(events):
+        _, kind, ev = events[i]
+        if kind == 1:
+            live.deal(round.game, state, parse_card(ev.code))
+        elif live.needs_card(round.game, ev.action):
+            # A hit or double takes the card recorded right after it.
+            i += 1
+            card = parse_card(events[i][2].code) if i < len(events) and events[i][1] == 1 else None
+            live.decide(round.game, state, ev.actor, ev.action, ev.amount, card)
+        else:
+            live.decide(round.game, state, ev.actor, ev.action, ev.amount)
+        i += 1
+    return state
+
+
+def _next_seq(round: Round) -> int:
+    a = RoundCard.objects.filter(round=round).aggregate(n=Max("seq"))["n"] or 0
+    b = Decision.objects.filter(round=round).aggregate(n=Max("seq"))["n"] or 0
+    return max(a, b) + 1
+
+
+@dataclass(frozen=True)
+class ScanResult:
+    """What a scan gave: the cards recorded, or the candidates the dealer must confirm."""
+
+    round: Round
+    scan: Scan
+    recorded: list[RoundCard]
+    needs_confirmation: bool
+    candidates: list[dict[str, Any]]
+
+
+def _record_card(round: Round, state: Any, card_code: str, *, actor: Any, field: str,
+                 scan: Scan | None = None, reading: Mapping[str, Any] | None = None,
+                 with_decision: str | None = None) -> RoundCard:
+    """Deal the card that is due (or, with ``with_decision``, the card of a hit/double) and store it."""
+    card = parse_card(card_code, field=field)
+    shoe = engine_shoe(round.shoe) if round.shoe_id else None
+    if shoe is not None:
+        try:
+            shoe.verify_deal(card)  # an impossible card for this shoe is refused
+        except InvalidCard as exc:
+            raise InvalidCard(exc.message, field=field) from None
+    prompt = live.next_step(round.game, state)
+    seq = _next_seq(round)
+    if with_decision is not None:
+        who = prompt.actor or ""
+        live.decide(round.game, state, who, with_decision, None, card)
+        Decision.objects.create(round=round, seq=seq, actor=who, action=with_decision,
+                                forced=prompt.forced == with_decision, recorded_by=actor)  # fmt: skip
+        seq += 1
+        to = who
+    elif prompt.needs == "card":
+        to = prompt.actor or "dealer"
+        live.deal(round.game, state, card)
+    elif prompt.needs == "decision" and "hit" in prompt.allowed and live.needs_card(round.game, "hit"):
+        # A card dealt while the player is to decide is the player's hit (the scan says it all).
+        return _record_card(round, state, card_code, actor=actor, field=field, scan=scan, reading=reading,
+                            with_decision="hit")
+    else:
+        raise Conflict(f"no card is expected now: {prompt.reason or prompt.needs}")
+    recognised = str(reading.get("code", "")) if reading else ""
+    corrected = bool(recognised) and recognised != card.code
+    rc = RoundCard.objects.create(
+        round=round, seq=seq, shoe_position=(shoe.cards_dealt + 1) if shoe else None,
+        to=to, code=card.code, source=CardSource.SCAN if scan else CardSource.MANUAL,
+        scan=scan, image=scan.image.name if scan else None, image_sha256=scan.sha256 if scan else "",
+        recognised_code=recognised, confidence=reading.get("confidence") if reading else None,
+        recorded_by=actor,
+        corrected_from=recognised if corrected else "",
+        corrected_by=actor if corrected else None,
+        corrected_at=timezone.now() if corrected else None,
+        correction_reason="dealer picked the card after a low-confidence scan" if corrected else "",
+    )  # fmt: skip
+    if shoe is not None:
+        Shoe.objects.filter(pk=round.shoe_id).update(cards_dealt=shoe.cards_dealt + 1)
+    return rc
+
+
+def round_add_card(*, round: Round | int, code: str, actor: Any, scan: int | None = None,
+                   expected_version: int | None = None) -> Round:
+    """Add the next card by its code (typed, or confirmed/picked after a scan)."""
+    with transaction.atomic():
+        round = _lock_round(round, expected_version)
+        check_right(actor, round.table)
+        _require_state(round, RoundState.IN_PLAY, doing="add a card")
+        scan_row, reading = None, None
+        if scan is not None:
+            scan_row = Scan.objects.filter(pk=scan, round=round).first()
+            if scan_row is None:
+                raise InvalidInput(f"no scan {scan} in this round", field="scan")
+            if scan_row.cards.exists():
+                raise Conflict("this scan's card is already recorded")
+            reading = max(scan_row.recognised, key=lambda r: r.get("confidence", 0), default=None)
+        state = _replay(round)
+        rc = _record_card(round, state, code, actor=actor, field="code", scan=scan_row, reading=reading)
+        _bump(round, prompt=live.next_step_json(state))
+        audit(actor=actor, action="round.card", table=round.table, round=round,
+              payload={"code": rc.code, "to": rc.to, "seq": rc.seq, "scan": scan_row.sha256 if scan_row else None,
+                       "recognised": rc.recognised_code or None})  # fmt: skip
+        return round
+
+
+def decode_image(data: bytes) -> Any:
+    """Decode an uploaded image into an array (H, W, 3); a corrupt or empty file is ``InvalidInput``."""
+    import cv2  # imported here: only scan uploads need OpenCV
+    import numpy as np
+
+    if not data:
+        raise InvalidInput("the image is empty", field="image")
+    if len(data) > MAX_IMAGE_BYTES:
+        raise InvalidInput(f"the image is larger than {MAX_IMAGE_BYTES // (1024 * 1024)} MB", field="image")
+    array = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
+    if array is None or array.ndim != 3 or array.shape[0] < 8 or array.shape[1] < 8:
+        raise InvalidInput("the file is not a readable image (JPEG or PNG expected)", field="image")
+    return array
+
+
+def recognise(image: Any) -> list[dict[str, Any]]:
+    """Run vision on a decoded image; cards left to right as plain dicts."""
+    try:
+        import vision
+    except ImportError:
+        raise InvalidInput("card recognition is not available on this server: enter the card", field="image") from None
+
+    found = []
+    for c in vision.recognize(image):
+        item = c if isinstance(c, dict) else {k: getattr(c, k) for k in ("code", "confidence", "corners")}
+        corners = [[float(x), float(y)] for x, y in item.get("corners", [])]
+        found.append({"code": str(item["code"]), "confidence": float(item["confidence"]), "corners": corners})
+    found.sort(key=lambda c: min((p[0] for p in c["corners"]), default=0.0))
+    return found
+
+
+def round_scan_card(*, round: Round | int, image: bytes, actor: Any, filename: str = "scan.png",
+                    expected_version: int | None = None) -> ScanResult:
+    """Store a scan, read it with vision, and record its cards when the reading is confident.
+
+    A reading below the confidence threshold (or no card, or a card the shoe cannot hold) records
+    nothing: the tablet shows the candidates and the dealer confirms or picks the card, which then
+    comes through ``round_add_card`` with the scan's id.
+    """
+    array = decode_image(image)  # before the transaction: a corrupt upload locks nothing
+    found = recognise(array)
+    sha = hashlib.sha256(image).hexdigest()
+    with transaction.atomic():
+        round = _lock_round(round, expected_version)
+        check_right(actor, round.table)
+        _require_state(round, RoundState.IN_PLAY, doing="add a card")
+        scan = Scan(round=round, sha256=sha, recognised=found, uploaded_by=actor)
+        ext = ".jpg" if image[:3] == b"\xff\xd8\xff" else ".png"
+        scan.image.save(f"{sha[:16]}{ext}", ContentFile(image), save=False)
+        scan.save()
+        state = _replay(round)
+        confident = bool(found) and all(c["confidence"] >= scan_confidence() for c in found)
+        recorded: list[RoundCard] = []
+        if confident:
+            try:
+                with transaction.atomic():
+                    for c in found:
+                        recorded.append(_record_card(round, state, c["code"], actor=actor, field="image",
+                                                     scan=scan, reading=c))  # fmt: skip
+            except (InvalidInput, Conflict):
+                # An impossible or unexpected reading: ask the dealer rather than refuse the scan.
+                recorded = []
+                state = _replay(round)
+        _bump(round, prompt=live.next_step_json(state))
+        audit(actor=actor, action="round.scan", table=round.table, round=round,
+              payload={"sha256": sha, "recognised": found, "recorded": [r.code for r in recorded]})  # fmt: skip
+        return ScanResult(round, scan, recorded, needs_confirmation=not recorded, candidates=found)
+
+
+def round_decide(*, round: Round | int, action: str, actor: Any, who: str | None = None,
+                 amount: object = None, card: str | None = None, expected_version: int | None = None) -> Round:
+    """Record a decision (hit, stand, double, split, insurance, fold, call, raise, ...)."""
+    with transaction.atomic():
+        round = _lock_round(round, expected_version)
+        check_right(actor, round.table)
+        _require_state(round, RoundState.IN_PLAY, doing="record a decision")
+        value = None if amount in (None, "") else parse_amount(amount, field="amount")
+        state = _replay(round)
+        prompt = live.next_step(round.game, state)
+        if prompt.needs != "decision":
+            raise Conflict(f"no decision is expected now: {prompt.reason or prompt.needs}")
+        who = who or prompt.actor or ""
+        if who != prompt.actor:
+            raise Conflict(f"it is {prompt.actor}'s turn, not {who}'s")
+        if live.needs_card(round.game, action):
+            if not card:
+                raise InvalidInput(f"a {action} needs the card dealt", field="card")
+            rc = _record_card(round, state, card, actor=actor, field="card", with_decision=action)
+            drawn: str | None = rc.code
+        else:
+            live.decide(round.game, state, who, action, value)  # RuleViolation → 422, the action refused
+            Decision.objects.create(
+                round=round, seq=_next_seq(round), actor=who, action=action, amount=value,
+                forced=prompt.forced == action, recorded_by=actor,
+            )  # fmt: skip
+            drawn = None
+        _bump(round, prompt=live.next_step_json(state))
+        audit(actor=actor, action="round.decision", table=round.table, round=round,
+              payload={"who": who, "action": action, "amount": fmt(value) if value is not None else None,
+                       "card": drawn})  # fmt: skip
+        return round
+
+
+def _needs_approval(lines: list[dict[str, Any]]) -> str:
+    """Why the payout needs a pit boss before paying ("" when it does not)."""
+    for line in lines:
+        net, wager = Decimal(line["net"]), Decimal(line["wager"])
+        if net >= approval_amount():
+            return f"seat {line['seat']} {line['bet']} pays {fmt(net)} (limit {fmt(approval_amount())})"
+        if wager > 0 and net >= approval_multiple() * wager:
+            return f"seat {line['seat']} {line['bet']} pays {net / wager:.0f}× the wager"
+    return ""
+
+
+def _store_settlement(round: Round, state: Any) -> list[dict[str, Any]]:
+    seats = live.settle(round.game, state)
+    SettlementLine.objects.filter(round=round).delete()
+    lines: list[dict[str, Any]] = []
+    due: dict[str, dict[str, str]] = {}
+    for seat, seat_lines in seats:
+        for ln in seat_lines:
+            SettlementLine.objects.create(
+                round=round, seat=seat, bet=ln.bet, wager=ln.wager, result=ln.result, net=ln.net,
+                detail=ln.detail[:300], hand=ln.hand, behind=ln.behind,
+            )  # fmt: skip
+            lines.append({"seat": seat, **ln.as_json()})
+        from tables.engine.settlement import due_by_kind
+
+        due[str(seat)] = {k: fmt(v) for k, v in due_by_kind(seat_lines).items() if v > 0}
+    round.due = due
+    return lines
+
+
+def _seat_lines(round: Round) -> dict[int, list[Any]]:
+    from tables.engine.settlement import SettlementLine as EngineLine
+
+    out: dict[int, list[Any]] = {}
+    for ln in SettlementLine.objects.filter(round=round):
+        out.setdefault(ln.seat, []).append(
+            EngineLine(ln.bet, ln.wager, ln.result, ln.net, ln.detail, ln.hand, ln.behind)
+        )
+    return out
+
+
+def round_settle(*, round: Round | int, actor: Any, expected_version: int | None = None) -> Round:
+    """Settle a round the engine says is over: settlement lines, what is due, the approval flag."""
+    with transaction.atomic():
+        round = _lock_round(round, expected_version)
+        check_right(actor, round.table)
+        _require_state(round, RoundState.IN_PLAY, doing="settle")
+        state = _replay(round)
+        prompt = live.next_step(round.game, state)
+        if prompt.needs != "settle" and prompt.phase != "settled":
+            raise Conflict(f"the round is not over: {prompt.reason or prompt.needs}")
+        lines = _store_settlement(round, state)
+        why = _needs_approval(lines)
+        _bump(round, state=RoundState.SETTLED, settled_at=timezone.now(), due=round.due,
+              approval_required=bool(why), approval_reason=why, prompt=live.next_step_json(state))  # fmt: skip
+        audit(actor=actor, action="round.settle", table=round.table, round=round,
+              payload={"lines": lines, "due": round.due, "approval_required": why})
+        return round
+
+
+def _parse_paid(paid: object) -> dict[str, dict[str, Decimal]]:
+    if not isinstance(paid, dict):
+        raise InvalidInput("paid must map seat number to {bet kind: amount}", field="paid")
+    out: dict[str, dict[str, Decimal]] = {}
+    for seat, kinds in paid.items():
+        if not str(seat).isdigit():
+            raise InvalidInput("seat keys must be seat numbers", field=f"paid.{seat}")
+        if not isinstance(kinds, dict):
+            raise InvalidInput("a seat's payment must map bet kind to amount", field=f"paid.{seat}")
+        out[str(int(seat))] = {
+            str(k): parse_amount(v, field=f"paid.{seat}.{k}", allow_zero=True) for k, v in kinds.items()
+        }
+    return out
+
+
+def _close_if_balanced(round: Round) -> list[dict[str, Any]]:
+    """Compare what was paid with what is due; close the round when they agree."""
+    by_seat = _seat_lines(round)
+    found: list[dict[str, Any]] = []
+    for seat, seat_lines in sorted(by_seat.items()):
+        paid = {k: Decimal(v) for k, v in round.paid.get(str(seat), {}).items()}
+        found += engine_discrepancies(seat, seat_lines, paid)
+    return found
+
+
+def round_record_paid(*, round: Round | int, paid: object, actor: Any, expected_version: int | None = None) -> Round:
+    """Record what the dealer handed over; paid ≠ due keeps the round open (the interlock)."""
+    with transaction.atomic():
+        round = _lock_round(round, expected_version)
+        check_right(actor, round.table)
+        _require_state(round, RoundState.SETTLED, RoundState.MISMATCH, doing="record a payment")
+        amounts = _parse_paid(paid)
+        unknown = set(amounts) - {str(s) for s in _seat_lines(round)}
+        if unknown:
+            raise InvalidInput(f"seat {sorted(unknown)[0]} has no bet in this round", field=f"paid.{sorted(unknown)[0]}")
+        if round.approval_required and not round.approvals.filter(kind=ApprovalKind.LARGE_PAYOUT).exists():
+            raise Conflict(f"this payout needs a pit boss's approval before paying: {round.approval_reason}")
+        # A later payment record replaces the earlier one (the dealer paid the difference).
+        Payment.objects.filter(round=round, superseded=False).update(superseded=True)
+        for seat, kinds in amounts.items():
+            for kind, amount in kinds.items():
+                Payment.objects.create(round=round, seat=int(seat), kind=kind, amount=amount, recorded_by=actor)
+        round.paid = {s: {k: fmt(v) for k, v in kinds.items()} for s, kinds in amounts.items()}
+        found = _close_if_balanced(round)
+        now = timezone.now()
+        _bump(round, paid=round.paid, discrepancies=found,
+              state=RoundState.MISMATCH if found else RoundState.CLOSED,
+              closed_at=None if found else now)  # fmt: skip
+        audit(actor=actor, action="round.paid", table=round.table, round=round,
+              payload={"paid": round.paid, "discrepancies": found})
+        return round
+
+
+def round_approve(*, round: Round | int, reason: str, actor: Any, expected_version: int | None = None) -> Round:
+    """A pit boss approves: a payout above the limit (before paying), or a paid ≠ due mismatch (closes it)."""
+    check_pit_boss(actor)
+    reason = (reason or "").strip()
+    if not reason:
+        raise InvalidInput("an approval needs a reason", field="reason")
+    with transaction.atomic():
+        round = _lock_round(round, expected_version)
+        if round.state == RoundState.MISMATCH:
+            kind = ApprovalKind.MISMATCH
+            Approval.objects.create(round=round, kind=kind, reason=reason[:300], approved_by=actor,
+                                    payload={"discrepancies": round.discrepancies})  # fmt: skip
+            _bump(round, state=RoundState.CLOSED, closed_at=timezone.now())
+        elif round.state == RoundState.SETTLED and round.approval_required:
+            kind = ApprovalKind.LARGE_PAYOUT
+            if round.approvals.filter(kind=kind).exists():
+                raise Conflict("this payout is already approved")
+            Approval.objects.create(round=round, kind=kind, reason=reason[:300], approved_by=actor,
+                                    payload={"due": round.due, "why": round.approval_reason})  # fmt: skip
+            _bump(round)
+        else:
+            raise Conflict(f"nothing to approve: round {round.number} is {RoundState(round.state).label}")
+        audit(actor=actor, action=f"round.approve.{kind}", table=round.table, round=round, payload={"reason": reason})
+        return round
+
+
+def round_pause(*, round: Round | int, actor: Any, reason: str = "", expected_version: int | None = None) -> Round:
+    """Pause a round in play (player away, dispute, table incident)."""
+    with transaction.atomic():
+        round = _lock_round(round, expected_version)
+        check_right(actor, round.table)
+        _require_state(round, RoundState.IN_PLAY, doing="pause")
+        _bump(round, state=RoundState.PAUSED, paused_at=timezone.now())
+        audit(actor=actor, action="round.pause", table=round.table, round=round, payload={"reason": reason})
+        return round
+
+
+def round_resume(*, round: Round | int, actor: Any, expected_version: int | None = None) -> Round:
+    """Resume a paused round where it was."""
+    with transaction.atomic():
+        round = _lock_round(round, expected_version)
+        check_right(actor, round.table)
+        _require_state(round, RoundState.PAUSED, doing="resume")
+        _bump(round, state=RoundState.IN_PLAY, paused_at=None)
+        audit(actor=actor, action="round.resume", table=round.table, round=round)
+        return round
+
+
+def round_cancel(*, round: Round | int, reason: str, actor: Any, expected_version: int | None = None) -> Round:
+    """Cancel a round that cannot be completed: every wager is refunded (rules: initial bets refunded)."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise InvalidInput("a cancellation needs a reason", field="reason")
+    with transaction.atomic():
+        round = _lock_round(round, expected_version)
+        check_right(actor, round.table)
+        _require_state(round, RoundState.IN_PLAY, RoundState.PAUSED, doing="cancel")
+        refunds = []
+        for w in round.wagers.all():
+            SettlementLine.objects.create(round=round, seat=w.seat, bet=w.kind if w.behind is None else "behind",
+                                          wager=w.amount, result="refund", net=Decimal("0.00"),
+                                          detail=f"round cancelled: {reason}"[:300], behind=w.behind)  # fmt: skip
+            refunds.append({"seat": w.seat, "kind": w.kind, "behind": w.behind, "amount": fmt(w.amount)})
+        round.wagers.update(refunded=True)
+        _bump(round, state=RoundState.CANCELLED, closed_at=timezone.now(), due={}, paid={}, discrepancies=[],
+              prompt={"phase": "cancelled", "actor": None, "needs": "none", "allowed": [], "forced": None,
+                      "reason": f"cancelled: {reason}; every wager refunded"})  # fmt: skip
+        audit(actor=actor, action="round.cancel", table=round.table, round=round,
+              payload={"reason": reason, "refunds": refunds})
+        return round
+
+
+def card_correct(*, round: Round | int, seq: int, code: str, reason: str, actor: Any,
+                 expected_version: int | None = None) -> Round:
+    """Correct a recorded card (audited).  Before settlement the dealer may; after it, a pit boss only.
+
+    The round is replayed with the corrected card; after settlement it is settled again and the
+    payment compared anew, so a correction can close (or reopen) a mismatch.
+    """
+    reason = (reason or "").strip()
+    if not reason:
+        raise InvalidInput("a correction needs a reason", field="reason")
+    with transaction.atomic():
+        round = _lock_round(round, expected_version)
+        check_right(actor, round.table)
+        if round.state in (RoundState.SETTLED, RoundState.MISMATCH, RoundState.CLOSED):
+            check_pit_boss(actor)
+        elif round.state != RoundState.IN_PLAY:
+            raise Conflict(f"cannot correct a card: round {round.number} is {RoundState(round.state).label}")
+        rc = RoundCard.objects.filter(round=round, seq=seq).first()
+        if rc is None:
+            raise InvalidInput(f"no card number {seq} in this round", field="seq")
+        new = parse_card(code, field="code")
+        old = rc.code
+        if new.code == old:
+            raise InvalidInput("the card already has this code", field="code")
+        rc.code = new.code
+        rc.corrected_from = rc.corrected_from or old
+        rc.corrected_by, rc.corrected_at, rc.correction_reason = actor, timezone.now(), reason[:300]
+        rc.save()
+        if round.shoe_id:
+            engine_shoe(round.shoe)  # the corrected card must still be possible for the shoe
+        state = _replay(round)  # RuleViolation/InvalidInput: the correction breaks the round → refused
+        payload: dict[str, Any] = {"seq": seq, "from": old, "to": new.code, "reason": reason}
+        if round.state in (RoundState.SETTLED, RoundState.MISMATCH, RoundState.CLOSED):
+            prompt = live.next_step(round.game, state)
+            if prompt.needs != "settle" and prompt.phase != "settled":
+                raise Conflict(f"after this correction the round is not over ({prompt.reason}); cancel it instead")
+            lines = _store_settlement(round, state)
+            fields: dict[str, Any] = {"due": round.due}
+            if round.paid:
+                found = _close_if_balanced(round)
+                fields.update(discrepancies=found, state=RoundState.MISMATCH if found else RoundState.CLOSED,
+                              closed_at=None if found else timezone.now())  # fmt: skip
+            payload["lines"] = lines
+        else:
+            fields = {}
+        _bump(round, prompt=live.next_step_json(state), **fields)
+        audit(actor=actor, action="round.card.correct", table=round.table, round=round, payload=payload)
+        return round
+
+
+def round_settle_interrupted(*, round: Round | int, actor: Any | None = None) -> str:
+    """Mini Blackjack rule: a round left unresumed 48 hours settles as if the player stood.
+
+    Returns what was done: ``settled``, ``awaiting-dealer`` (the dealer's hand still needs cards, so
+    the round goes back in play for the dealer to finish), or ``skipped`` (already handled, not due,
+    or not Mini Blackjack — other games wait for a pit boss).
+    """
+    with transaction.atomic():
+        round = _lock_round(round)
+        cutoff = timezone.now() - INTERRUPTED_AFTER
+        if round.game != "mini-blackjack" or round.state != RoundState.PAUSED or not round.paused_at \
+                or round.paused_at > cutoff:
+            return "skipped"
+        state = _replay(round)
+        stood = 0
+        for _ in range(20):  # a bounded loop: a round has at most a handful of player decisions
+            prompt = live.next_step(round.game, state)
+            if prompt.needs != "decision" or prompt.actor == "dealer" or "stand" not in prompt.allowed:
+                break
+            live.decide(round.game, state, prompt.actor or "", "stand")
+            Decision.objects.create(round=round, seq=_next_seq(round), actor=prompt.actor or "", action="stand",
+                                    forced=True, recorded_by=round.opened_by)  # fmt: skip
+            stood += 1
+        prompt = live.next_step(round.game, state)
+        if prompt.needs == "settle" or prompt.phase == "settled":
+            lines = _store_settlement(round, state)
+            why = _needs_approval(lines)
+            _bump(round, state=RoundState.SETTLED, settled_at=timezone.now(), paused_at=None, due=round.due,
+                  approval_required=bool(why), approval_reason=why, prompt=live.next_step_json(state))  # fmt: skip
+            outcome = "settled"
+        else:
+            _bump(round, state=RoundState.IN_PLAY, paused_at=None, prompt=live.next_step_json(state))
+            outcome = "awaiting-dealer"
+        audit(actor=actor, action="round.interrupted", table=round.table, round=round,
+              payload={"outcome": outcome, "auto_stands": stood, "rule": "mini-blackjack 48 h"})
+        return outcome
