@@ -18,7 +18,7 @@ from ..settlement import SettlementLine
 from ..strategy import recommend
 from .hands import _POINTS, dealer_must_hit, is_blackjack
 from .live import BehindBet, SeatBet
-from .outcome import BehindPlay, DealerView, HandPlay, SeatPlay, Settler, round_is_live
+from .outcome import BehindPlay, DealerView, HandPlay, SeatPlay, Settler, hand_is_live
 
 Decide = Callable[[BlackjackRules, Sequence[Card], Card, bool, bool, bool], str]
 
@@ -48,15 +48,15 @@ def play_round(
         plays.append(SeatPlay(b.seat, b.main, [HandPlay([c, next(cards)])], b.perfect_pairs,
                               b.twenty_one_plus_three, None, bb, b.player, b.refuses_behind))
     dealer = [up, next(cards)]
-    up_ace = up.rank is Rank.ACE
-    if up_ace and rules.surrender == "vs_ace":
+    if up.rank is Rank.ACE and rules.surrender == "vs_ace":
         for p in plays:
             h = p.hands[0]
             if not is_blackjack(h.cards) and decide(rules, h.cards, up, False, False, True) == "surrender":
                 h.surrendered = True
     if not (rules.dealer_peeks and is_blackjack(dealer)):
         _play_seats(rules, plays, up, cards, decide)
-        if round_is_live(plays, rules, DealerView.of(dealer)):
+        # The dealer completes the hand only when some hand still waits for it (round_is_live).
+        if any(hand_is_live(h, len(p.hands) > 1) for p in plays for h in p.hands):
             while dealer_must_hit(dealer, rules):
                 dealer.append(next(cards))
     if settler is None:
