@@ -1,1 +1,91 @@
-"""Shared fixtures: personas and the demo data."""
+"""Shared fixtures: personas (one user per role, and an outsider) and the demo casino.
+
+The games with their published rule sets and pay tables, and the role groups, are in every test
+database already: migration 0004 seeds the games and the post_migrate hook creates the groups.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from tests.factories import UserFactory
+
+
+def _persona(username: str, role: str | None, *, staff: bool) -> Any:
+    from django.contrib.auth.models import Group
+
+    from tables.roles import ensure_roles
+
+    user = UserFactory(username=username, is_staff=staff)
+    if role is not None:
+        if not Group.objects.filter(name=role).exists():
+            ensure_roles()  # after a flush (transactional tests) the groups come back here
+        user.groups.add(Group.objects.get(name=role))
+    return user
+
+
+@pytest.fixture
+def dealer(db: None) -> Any:
+    """A dealer: works the tablet, reads the configuration of the tables, no back office."""
+    from tables.roles import DEALER
+
+    return _persona("dealer", DEALER, staff=False)
+
+
+@pytest.fixture
+def pit_boss(db: None) -> Any:
+    """A pit boss: sees the whole floor, opens and closes tables."""
+    from tables.roles import PIT_BOSS
+
+    return _persona("pitboss", PIT_BOSS, staff=True)
+
+
+@pytest.fixture
+def games_manager(db: None) -> Any:
+    """A games manager: edits and publishes rule sets and pay tables, configures tables."""
+    from tables.roles import GAMES_MANAGER
+
+    return _persona("manager", GAMES_MANAGER, staff=True)
+
+
+@pytest.fixture
+def auditor(db: None) -> Any:
+    """An auditor: reads everything, changes nothing."""
+    from tables.roles import AUDITOR
+
+    return _persona("auditor", AUDITOR, staff=True)
+
+
+@pytest.fixture
+def outsider(db: None) -> Any:
+    """A logged-in user with no role at all."""
+    return _persona("outsider", None, staff=False)
+
+
+@dataclass
+class DemoCasino:
+    """The demo casino of ``load_demo``: ``tables`` by game slug."""
+
+    casino: Any
+    pit: Any
+    tables: dict[str, Any]
+
+
+@pytest.fixture
+def demo_casino(db: None) -> DemoCasino:
+    """The demo casino as ``manage.py load_demo`` makes it: one pit, an open table per game."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from tables.management.commands.load_demo import CASINO, PIT
+    from tables.models import Casino, Pit, Table
+
+    call_command("load_demo", stdout=StringIO())
+    casino = Casino.objects.get(name=CASINO)
+    pit = Pit.objects.get(casino=casino, name=PIT)
+    tables = {t.game.slug: t for t in Table.objects.filter(pit=pit).select_related("game", "rule_set", "pay_table")}
+    return DemoCasino(casino=casino, pit=pit, tables=tables)

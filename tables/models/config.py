@@ -282,8 +282,9 @@ class RuleSet(VersionedConfig):
         try:
             rules = rules_from_params(self.game.slug, self.params)
         except InvalidInput as exc:
+            # Not code="invalid": a form field would swap in its own generic "Enter a valid JSON."
             raise ValidationError(
-                {"params": ValidationError("%(parameter)s: %(message)s", code="invalid",
+                {"params": ValidationError("%(parameter)s: %(message)s", code="invalid_parameter",
                                            params={"parameter": exc.field or "params", "message": exc.message})}
             ) from exc
         # Store every parameter, defaults included: a version must keep its meaning even if the
@@ -423,7 +424,7 @@ class PayLine(models.Model):
         try:
             odds = parse_odds(text, field="odds")
         except InvalidInput as exc:
-            raise ValidationError({"odds": exc.message}, code="invalid") from exc
+            raise ValidationError({"odds": exc.message}) from exc
         self.odds_numerator, self.odds_denominator = odds.numerator, odds.denominator
 
     def as_engine_json(self) -> dict[str, Any]:
