@@ -120,3 +120,27 @@ def test_settle_before_the_hand_is_over_is_refused():
     with pytest.raises(RuleViolation) as exc:
         bj.settle(s)
     assert exc.value.rule == "bluffjack.hand-not-over" and s == before
+
+
+def test_everyone_busting_their_last_chips_ends_the_game_without_a_winner():
+    s = table("ann bob", stacks={"ann": 2, "bob": 2})
+    play(s, {"ann": "KS QS 5D", "bob": "8S 5C KH"}, "bob raise 1; ann call; bob hit; ann hit")
+    events = bj.settle(s)
+    assert s.house == 4 and s.phase == "over" and s.winner is None
+    assert events[-1] == bj.GameWon(None, 0)
+
+
+def test_no_house_everyone_busting_their_last_chips_shares_the_set_aside_and_play_goes_on():
+    s = table("ann bob", stacks={"ann": 2, "bob": 2}, no_house=True)
+    play(s, {"ann": "KS QS 5D", "bob": "8S 5C KH"}, "bob raise 1; ann call; bob hit; ann hit")
+    bj.settle(s)  # the 4 chips set aside are shared: 2 each
+    assert s.set_aside == 0 and s.phase == "ready"
+    assert stacks(s) == {"ann": 2, "bob": 2} and s.chips_in_play == s.total_chips
+
+
+def test_no_house_the_last_player_with_chips_collects_the_set_aside():
+    s = table("ann bob", stacks={"ann": 3, "bob": 2}, no_house=True)
+    play(s, {"ann": "KS QS 5D", "bob": "8S 5C KH"}, "bob raise 1; ann call; bob hit; ann hit")
+    events = bj.settle(s)
+    assert s.phase == "over" and s.winner == "ann" and stacks(s) == {"ann": 5, "bob": 0}
+    assert events[-1] == bj.GameWon("ann", 4)
