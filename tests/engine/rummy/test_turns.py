@@ -243,11 +243,15 @@ def test_reshuffle_when_the_stock_is_exhausted():
 
 def test_cumulative_scores_and_the_winner_after_seven_deals():
     s = game(deal=7)
-    for p, prior in zip(s.players, ([10] * 6, [5] * 6, [0] * 6), strict=True):
-        p.scores = prior
-    rummy.start_deal(s, shoe_order(s, {}, "5C"))
-    rummy._end_deal(s, None)
-    assert s.phase == "over"
+    for p, prior in zip(s.players, ([10] * 6, [5] * 6, [12] * 6), strict=True):
+        p.scores = prior  # deals 1-6: ann 60, bob 30, cy 72
+    rummy.start_deal(s, shoe_order(s, {"ann": "3H 4H 5H 6H 9C TC JC QC AS 2S 3S 4S", "bob": "KD"}, "5C", "8D"))
+    _ann_draws(s)
+    rummy.lay_down(s, "ann", [["3H", "4H", "5H", "6H"], ["9C", "TC", "JC", "QC"], ["AS", "2S", "3S", "4S"]])
+    events = rummy.discard(s, "ann", "8D")  # goes out in one turn
+    scored = events[-1]
+    assert isinstance(scored, rummy.DealScored) and scored.deal == 7 and scored.out == "ann"
     totals = {p.name: p.total for p in s.players}
-    assert s.winners == [min(totals, key=totals.get)]
-    assert rummy.next_step(s).phase == "over"
+    assert totals["ann"] == 60 and totals["bob"] == 30 + dict(scored.scores)["bob"]
+    assert s.phase == "over" and s.winners == [min(totals, key=lambda n: totals[n])]
+    assert rummy.next_step(s).phase == "over" and not rummy.can_start_deal(s, [])
