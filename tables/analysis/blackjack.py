@@ -19,11 +19,15 @@ Method (documented in docs/analysis.md):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 import numpy as np
 
+from tables.engine.blackjack.hands import card_points
+from tables.engine.cards import Card
 from tables.engine.rulesets import BlackjackRules
 
 from .dealer import (
@@ -386,3 +390,27 @@ def strategy_chart(strategy: Strategy) -> dict[str, dict[str, dict[str, str]]]:
         for c, e in strategy.pairs[up].items():
             out["pairs"].setdefault(up_label(c), {})[col] = e
     return out
+
+
+@lru_cache(maxsize=32)
+def cached_strategy(rules: BlackjackRules) -> Strategy:
+    """The computed basic strategy of a rule set (computed once per rule set, about 0.1 s)."""
+    return compute_strategy(rules)
+
+
+_WORDS = {"S": "stand", "H": "hit", "D": "double", "P": "split", "R": "surrender"}
+
+
+def recommend(rules: BlackjackRules, player_cards: Sequence[Card], dealer_up: Card, can_double: bool,
+              can_split: bool, can_surrender: bool) -> str:
+    """The computed basic-strategy play, with the signature of ``tables.engine.strategy.recommend``.
+
+    Answers ``hit``, ``stand``, ``double``, ``split`` or ``surrender`` from the total-dependent
+    strategy computed for ``rules`` (Mini Blackjack's hints use it).
+    """
+    cards = [card_points(c) - 1 for c in player_cards]  # classes: Ace 0 .. ten-valued 9
+    up = card_points(dealer_up) - 1
+    if sum(c + 1 for c in cards) > 21:
+        return "stand"
+    strat = cached_strategy(rules)
+    return _WORDS[strat.action(up, cards, can_double=can_double, can_split=can_split, can_surrender=can_surrender)]

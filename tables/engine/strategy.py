@@ -104,6 +104,11 @@ def recommend(
     can_surrender: bool,
 ) -> str:
     """The basic-strategy action (hit, stand, double, split, surrender) for a hand against an up card."""
+    if getattr(rules, "single_player", False):
+        # Mini Blackjack's hints come from the strategy computed for its rule set (game math, issue 6).
+        from tables.analysis.blackjack import recommend as computed
+
+        return computed(rules, player_cards, dealer_up, can_double, can_split, can_surrender)  # type: ignore[arg-type]
     points = [_POINTS[c.rank] for c in player_cards]  # type: ignore[index]
     hard = sum(points)
     soft = 1 in points and hard <= 11
