@@ -8,7 +8,20 @@ from tables.engine import verify_round
 from tables.engine.blackjack import live as L
 from tables.engine.errors import RuleViolation
 
-from .helpers import MINI, UNLIMITED, D, cards, deal_initial, hand, lines_of, one, open_round, request, rules_ids, seat
+from .helpers import (
+    MINI,
+    UNLIMITED,
+    D,
+    cards,
+    deal_initial,
+    hand,
+    lines_of,
+    one,
+    open_round,
+    request,
+    rules_ids,
+    seat,
+)
 
 SPLIT = [hand("8S 3D QC"), hand("8H 9C")]  # 21 and 17 against a dealer bust
 
