@@ -147,3 +147,9 @@ def test_side_pot_short_stack_can_only_win_what_he_matched():
     assert (main.amount, main.winners) == (9, ["cy"])  # 3 chips from each of the three
     assert (side.amount, side.winners, side.in_contention) == (18, ["ann"], ["bob", "ann"])
     assert stacks(s) == {"ann": 50 - 12 + 18, "bob": 38, "cy": 9}
+
+
+def test_ten_card_charlie_needs_ten_cards():
+    ten = "AS AC AD AH 2S 2C 2D 2H 3S 3C"  # 10 cards, total 20
+    assert _key(ten, charlie=10)[0] == 2 and _key(ten, charlie=10) > _key("KS QD", charlie=10)
+    assert _key("AS AC AD AH 2S 2C 2D 2H 3S", charlie=10) == (1, 17)

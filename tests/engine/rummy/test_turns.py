@@ -255,3 +255,10 @@ def test_cumulative_scores_and_the_winner_after_seven_deals():
     assert totals["ann"] == 60 and totals["bob"] == 30 + dict(scored.scores)["bob"]
     assert s.phase == "over" and s.winners == [min(totals, key=lambda n: totals[n])]
     assert rummy.next_step(s).phase == "over" and not rummy.can_start_deal(s, [])
+
+
+def test_penalty_cards_for_an_out_of_turn_claim_are_a_rule_set_option():
+    s = _dealt(stock="8D 4S", out_of_turn_penalty_cards=2)
+    rummy.decline_discard(s, "ann")
+    rummy.claim_discard(s, "bob")
+    assert len(s.players[1].hand) == 12 + 1 + 2
