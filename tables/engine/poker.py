@@ -11,10 +11,10 @@ above four of a kind and a full house, five of a kind on top); ``STANDARD`` is t
 five of a kind on top (it only occurs with wild cards or several decks).  Straights run A-2-3-4-5 up
 to T-J-Q-K-A, without wrapping.
 
-How it stays fast: everything that does not depend on suits (pairs, trips, quads, full house,
-straights) depends only on the rank counts and the number of Jokers, so that part is computed once
-per rank multiset and memoised; suits are looked at only when some suit (plus Jokers) reaches five
-cards.
+How it stays fast: without Jokers the non-suited categories (pairs ... quads, straights) come
+from bit masks of the ranks occurring 1, 2, 3, 4 and 5+ times, built in one pass; with Jokers (or
+an unusual category order) a general search runs, memoised per rank multiset and Joker count.
+Suits are looked at only when some suit (plus Jokers) reaches five cards.
 """
 
 from __future__ import annotations
@@ -282,37 +282,58 @@ _PLAIN: dict[str, Callable[[list[int], int, list[int]], Found | None]] = {
 }
 
 
-def _plain_natural(cnt: list[int]) -> tuple[str, tuple[int, ...], list[Pick]]:
-    """Best hand ignoring suits, without Jokers, for orders that keep the usual order of the
-    non-suited categories (both published orders do): the classic count-pattern test."""
-    groups = sorted([(cnt[r], r) for r in _DESC if cnt[r]], reverse=True)
-    c1, r1 = groups[0]
-    c2 = groups[1][0] if len(groups) > 1 else 0
-    if c1 >= 5:
-        return FIVE_OF_A_KIND, (r1,), [(r1, None, False)] * 5
-    if c1 == 4:
-        k = max(r for _, r in groups[1:])
-        return FOUR_OF_A_KIND, (r1, k), [(r1, None, False)] * 4 + [(k, None, False)]
-    if c1 == 3 and c2 >= 2:
-        p = max(r for c, r in groups[1:] if c >= 2)
-        return FULL_HOUSE, (r1, p), [(r1, None, False)] * 3 + [(p, None, False)] * 2
-    if len(groups) >= 5:
-        hit = _straight_top([r for _, r in groups], 0)
-        if hit is not None:
-            return STRAIGHT, (hit[0],), [(r, None, False) for r in hit[1]]
-    if c1 == 3:
-        k1, k2 = sorted((r for _, r in groups[1:]), reverse=True)[:2]
-        return THREE_OF_A_KIND, (r1, k1, k2), [(r1, None, False)] * 3 + [(k1, None, False), (k2, None, False)]
-    if c1 == 2 and c2 == 2:
-        p2 = groups[1][1]
-        k = max(r for _, r in groups[2:])
-        picks: list[Pick] = [(r1, None, False)] * 2 + [(p2, None, False)] * 2 + [(k, None, False)]
-        return TWO_PAIR, (r1, p2, k), picks
-    if c1 == 2:
-        k1, k2, k3 = sorted((r for _, r in groups[1:]), reverse=True)[:3]
-        return ONE_PAIR, (r1, k1, k2, k3), [(r1, None, False)] * 2 + [(k, None, False) for k in (k1, k2, k3)]
-    top = [r for _, r in groups[:5]]
+def _top(mask: int, k: int) -> list[int]:
+    """The ``k`` highest ranks set in ``mask``."""
+    out = []
+    while mask and len(out) < k:
+        r = mask.bit_length() - 1
+        out.append(r)
+        mask ^= 1 << r
+    return out
+
+
+def _plain_masks(m1: int, m2: int, m3: int, m4: int, m5: int) -> tuple[str, tuple[int, ...], list[Pick]]:
+    """Best hand ignoring suits, without Jokers, for the usual order of the non-suited categories
+    (both published orders keep it).  ``mN`` has bit r set when rank r occurs at least N times."""
+    if m5:
+        r = m5.bit_length() - 1
+        return FIVE_OF_A_KIND, (r,), [(r, None, False)] * 5
+    if m4:
+        q = m4.bit_length() - 1
+        k = (m1 & ~(1 << q)).bit_length() - 1
+        return FOUR_OF_A_KIND, (q, k), [(q, None, False)] * 4 + [(k, None, False)]
+    if m3:
+        t = m3.bit_length() - 1
+        rest = m2 & ~(1 << t)
+        if rest:
+            p = rest.bit_length() - 1
+            return FULL_HOUSE, (t, p), [(t, None, False)] * 3 + [(p, None, False)] * 2
+    straight = _STRAIGHT_BY_MASK.get(m1, _NO_STRAIGHT)
+    if straight is _NO_STRAIGHT:
+        straight = _straight_top(_top(m1, 13), 0)
+        _STRAIGHT_BY_MASK[m1] = straight
+    if straight is not None:
+        return STRAIGHT, (straight[0],), [(r, None, False) for r in straight[1]]
+    if m3:
+        t = m3.bit_length() - 1
+        k1, k2 = _top(m1 & ~(1 << t), 2)
+        return THREE_OF_A_KIND, (t, k1, k2), [(t, None, False)] * 3 + [(k1, None, False), (k2, None, False)]
+    if m2:
+        p1 = m2.bit_length() - 1
+        rest = m2 & ~(1 << p1)
+        if rest:
+            p2 = rest.bit_length() - 1
+            k = (m1 & ~(1 << p1) & ~(1 << p2)).bit_length() - 1
+            picks: list[Pick] = [(p1, None, False)] * 2 + [(p2, None, False)] * 2 + [(k, None, False)]
+            return TWO_PAIR, (p1, p2, k), picks
+        k1, k2, k3 = _top(m1 & ~(1 << p1), 3)
+        return ONE_PAIR, (p1, k1, k2, k3), [(p1, None, False)] * 2 + [(k, None, False) for k in (k1, k2, k3)]
+    top = _top(m1, 5)
     return HIGH_CARD, tuple(top), [(r, None, False) for r in top]
+
+
+_NO_STRAIGHT: tuple[int, tuple[int, ...]] = (0, ())
+_STRAIGHT_BY_MASK: dict[int, tuple[int, tuple[int, ...]] | None] = {}  # at most 2**13 rank masks
 
 
 _NATURAL_PLAIN = (FIVE_OF_A_KIND, FOUR_OF_A_KIND, FULL_HOUSE, STRAIGHT, THREE_OF_A_KIND, TWO_PAIR, ONE_PAIR, HIGH_CARD)
@@ -325,16 +346,12 @@ def _best_plain(cnt: list[int], j: int, order: CategoryOrder) -> tuple[int, tupl
     if hit is not None:
         return hit
     result: tuple[int, tuple[int, ...], list[Pick]] = (-1, (), [])
-    if j == 0 and order._plain == _NATURAL_PLAIN:
-        category, key, picks = _plain_natural(cnt)
-        result = (order.index[category], key, picks)
-    else:
-        cs = sorted(cnt, reverse=True)
-        for category in order._plain:
-            found = _PLAIN[category](cnt, j, cs)
-            if found is not None:
-                result = (order.index[category], found[0], found[1])
-                break
+    cs = sorted(cnt, reverse=True)
+    for category in order._plain:
+        found = _PLAIN[category](cnt, j, cs)
+        if found is not None:
+            result = (order.index[category], found[0], found[1])
+            break
     if len(order._memo) > 500_000:  # bounded: many-card multi-deck hands could grow it without end
         order._memo.clear()
     order._memo[memo_key] = result
@@ -396,17 +413,39 @@ def evaluate(cards: Sequence[Card], order: CategoryOrder = FINNISH) -> PokerHand
     """The best five-card hand out of five or more cards (Jokers wild) under ``order``."""
     if len(cards) < 5:
         raise InvalidInput(f"a poker hand needs at least five cards, got {len(cards)}", field="cards")
-    cnt = [0] * 15
+    # One pass: rank multiplicity masks (bit r of mN: rank r occurs N+ times), suits, Jokers.
+    m1 = m2 = m3 = m4 = m5 = 0
     suit_count = {Suit.SPADES: 0, Suit.HEARTS: 0, Suit.DIAMONDS: 0, Suit.CLUBS: 0}
     j = 0
     for c in cards:
         r = c.rank
         if r is None:
             j += 1
+            continue
+        b = 1 << r
+        if m1 & b:
+            if m2 & b:
+                if m3 & b:
+                    if m4 & b:
+                        m5 |= b
+                    else:
+                        m4 |= b
+                else:
+                    m3 |= b
+            else:
+                m2 |= b
         else:
-            cnt[r] += 1
-            suit_count[c.suit] += 1  # type: ignore[index]
-    index, key, picks = _best_plain(cnt, j, order)
+            m1 |= b
+        suit_count[c.suit] += 1  # type: ignore[index]
+    if j == 0 and order._plain == _NATURAL_PLAIN:
+        category, key, picks = _plain_masks(m1, m2, m3, m4, m5)
+        index = order.index[category]
+    else:
+        cnt = [0] * 15
+        for c in cards:
+            if c.rank is not None:
+                cnt[c.rank] += 1
+        index, key, picks = _best_plain(cnt, j, order)
     flushable = [s for s, n in suit_count.items() if n + j >= 5]
     if flushable:
         suited = _best_suited(cards, j, flushable, order)

@@ -213,3 +213,17 @@ def test_standard_order_agrees_with_treys_on_a_large_sample() -> None:
     for a, b, ta, tb, _ in _treys_pairs(100_000, 7, seed=99):
         ha, hb = evaluate(a, STANDARD), evaluate(b, STANDARD)
         assert (ha.strength > hb.strength) == (ta < tb) and (ha.strength == hb.strength) == (ta == tb)
+
+
+@settings(max_examples=400)
+@given(st.lists(st.sampled_from(standard_deck()), min_size=5, max_size=14), st.sampled_from([FINNISH, STANDARD]))
+def test_the_fast_no_joker_path_agrees_with_the_general_search(cards: list[Card], order: CategoryOrder) -> None:
+    from tables.engine import poker
+
+    cnt = [0] * 15
+    for c in cards:
+        cnt[c.rank] += 1  # type: ignore[index]
+    masks = [sum(1 << r for r in range(15) if cnt[r] >= n) for n in (1, 2, 3, 4, 5)]
+    category, key, _ = poker._plain_masks(*masks)
+    index, general_key, _ = poker._best_plain(cnt, 0, order)
+    assert (order.index[category], key) == (index, general_key)

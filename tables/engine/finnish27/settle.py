@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from ..cards import Card, Rank, Suit
-from ..money import fmt
-from ..paytable import PayTable
+from ..money import CENT, fmt
+from ..paytable import PayLine, PayTable
 from ..poker import FINNISH, evaluate
 from ..rulesets import Finnish27Rules
 from ..settlement import SettlementLine, total_net
@@ -28,7 +28,6 @@ from .values import (
     hand_value,
     initial_27,
     initial_winner,
-    player_decided,
 )
 
 PLAYER = "player"
@@ -91,13 +90,13 @@ def outcome(
     """The outcome from the final hands: initial 27s, then the player's 27 / over hard 35, then distance."""
     pt, ps = hand_value(player)
     dt, ds = hand_value(dealer)
-    first = initial_winner(player[:2], dealer[:2])
+    first = initial_winner(player, dealer)
     if first is not None:
-        return Outcome(first, BY_INITIAL_27, pt, ps, dt, ds, initial_27(player[:2]), initial_27(dealer[:2]))
-    decided = player_decided(player, rules)
-    if decided == PLAYER:
+        return Outcome(first, BY_INITIAL_27, pt, ps, dt, ds, initial_27(player), initial_27(dealer))
+    # player_decided(), inlined: this runs once per simulated round
+    if pt == 27:
         return Outcome(PLAYER, BY_PLAYER_27, pt, ps, dt, ds)
-    if decided == DEALER:
+    if not ps and pt > rules.player_loses_over_hard:
         return Outcome(DEALER, BY_PLAYER_OVER_35, pt, ps, dt, ds)
     dp, dd = distance(pt), distance(dt)
     if dp < dd:
@@ -144,13 +143,21 @@ def bonus_line(player: Sequence[Card], dealer: Sequence[Card]) -> str | None:
     return found[0] if found else None
 
 
+def _pays(line: PayLine, wager: Decimal, table_minimum: Decimal) -> Decimal:
+    """``line.pays`` with a shortcut for whole odds (1:1, 2:1 ...), exact either way."""
+    odds = line.odds
+    if odds is not None and odds.denominator == 1:
+        return (wager * odds.numerator).quantize(CENT)
+    return line.pays(wager, table_minimum)
+
+
 def best_bonus(
     candidates: Sequence[str], pay_table: PayTable, wager: Decimal, table_minimum: Decimal
 ) -> tuple[str, Decimal] | None:
     """The highest-paying of ``candidates`` under ``pay_table`` (ties: the first), with its amount."""
     best: tuple[str, Decimal] | None = None
     for name in candidates:
-        amount = pay_table[name].pays(wager, table_minimum)
+        amount = _pays(pay_table[name], wager, table_minimum)
         if best is None or amount > best[1]:
             best = (name, amount)
     return best
@@ -209,7 +216,7 @@ def settle(
     if not o.player_wins:
         detail = f"player {p_words} vs dealer {d_words}: lose ({_how_words(o)})"
         return Settlement(o, (SettlementLine("main", wager, "lose", -wager, detail),), None)
-    won = main.pays(wager, table_minimum)
+    won = _pays(main, wager, table_minimum)
     best = best_bonus(bonus_candidates(player, dealer), pay_table, wager, table_minimum)
     if best is None:
         detail = f"player {p_words} vs dealer {d_words}: win {main.pays_text} ({_how_words(o)})"
