@@ -47,6 +47,7 @@ _CARDS: dict[tuple[int, Suit], Card] = {(int(r), s): Card(r, s) for r in Rank fo
 
 # A pick is (rank, suit or None, wild): suit None means "any real card of that rank".
 Pick = tuple[int, Suit | None, bool]
+_ANY: Suit | None = None  # typed None: "any real card of that rank"
 Found = tuple[tuple[int, ...], list[Pick]]
 
 
@@ -142,7 +143,7 @@ def _kickers(cnt: list[int], exclude: tuple[int, ...], k: int, jokers_left: int)
 
 
 def _group(r: int, real: int, wild: int) -> list[Pick]:
-    return [(r, None, False)] * real + [(r, None, True)] * wild
+    return [(r, _ANY, False)] * real + [(r, _ANY, True)] * wild
 
 
 def _five_kind(cnt: list[int], j: int, cs: list[int]) -> Found | None:
@@ -284,7 +285,7 @@ _PLAIN: dict[str, Callable[[list[int], int, list[int]], Found | None]] = {
 
 def _top(mask: int, k: int) -> list[int]:
     """The ``k`` highest ranks set in ``mask``."""
-    out = []
+    out: list[int] = []
     while mask and len(out) < k:
         r = mask.bit_length() - 1
         out.append(r)
@@ -297,39 +298,39 @@ def _plain_masks(m1: int, m2: int, m3: int, m4: int, m5: int) -> tuple[str, tupl
     (both published orders keep it).  ``mN`` has bit r set when rank r occurs at least N times."""
     if m5:
         r = m5.bit_length() - 1
-        return FIVE_OF_A_KIND, (r,), [(r, None, False)] * 5
+        return FIVE_OF_A_KIND, (r,), [(r, _ANY, False)] * 5
     if m4:
         q = m4.bit_length() - 1
         k = (m1 & ~(1 << q)).bit_length() - 1
-        return FOUR_OF_A_KIND, (q, k), [(q, None, False)] * 4 + [(k, None, False)]
+        return FOUR_OF_A_KIND, (q, k), [(q, _ANY, False)] * 4 + [(k, _ANY, False)]
     if m3:
         t = m3.bit_length() - 1
         rest = m2 & ~(1 << t)
         if rest:
             p = rest.bit_length() - 1
-            return FULL_HOUSE, (t, p), [(t, None, False)] * 3 + [(p, None, False)] * 2
+            return FULL_HOUSE, (t, p), [(t, _ANY, False)] * 3 + [(p, _ANY, False)] * 2
     straight = _STRAIGHT_BY_MASK.get(m1, _NO_STRAIGHT)
     if straight is _NO_STRAIGHT:
         straight = _straight_top(_top(m1, 13), 0)
         _STRAIGHT_BY_MASK[m1] = straight
     if straight is not None:
-        return STRAIGHT, (straight[0],), [(r, None, False) for r in straight[1]]
+        return STRAIGHT, (straight[0],), [(r, _ANY, False) for r in straight[1]]
     if m3:
         t = m3.bit_length() - 1
         k1, k2 = _top(m1 & ~(1 << t), 2)
-        return THREE_OF_A_KIND, (t, k1, k2), [(t, None, False)] * 3 + [(k1, None, False), (k2, None, False)]
+        return THREE_OF_A_KIND, (t, k1, k2), [(t, _ANY, False)] * 3 + [(k1, _ANY, False), (k2, _ANY, False)]
     if m2:
         p1 = m2.bit_length() - 1
         rest = m2 & ~(1 << p1)
         if rest:
             p2 = rest.bit_length() - 1
             k = (m1 & ~(1 << p1) & ~(1 << p2)).bit_length() - 1
-            picks: list[Pick] = [(p1, None, False)] * 2 + [(p2, None, False)] * 2 + [(k, None, False)]
+            picks: list[Pick] = [(p1, _ANY, False)] * 2 + [(p2, _ANY, False)] * 2 + [(k, _ANY, False)]
             return TWO_PAIR, (p1, p2, k), picks
         k1, k2, k3 = _top(m1 & ~(1 << p1), 3)
-        return ONE_PAIR, (p1, k1, k2, k3), [(p1, None, False)] * 2 + [(k, None, False) for k in (k1, k2, k3)]
+        return ONE_PAIR, (p1, k1, k2, k3), [(p1, _ANY, False)] * 2 + [(k, _ANY, False) for k in (k1, k2, k3)]
     top = _top(m1, 5)
-    return HIGH_CARD, tuple(top), [(r, None, False) for r in top]
+    return HIGH_CARD, tuple(top), [(r, _ANY, False) for r in top]
 
 
 _NO_STRAIGHT: tuple[int, tuple[int, ...]] = (0, ())
@@ -370,7 +371,8 @@ def _best_suited(
         sf = _straight_top(present, j)
         if sf is not None:
             top, window = sf
-            cand = (sf_index, (top,), [(r, suit, r not in present) for r in window])
+            sf_picks: list[Pick] = [(r, suit, r not in present) for r in window]
+            cand: tuple[int, tuple[int, ...], list[Pick]] = (sf_index, (top,), sf_picks)
             if best is None or cand[:2] > best[:2]:
                 best = cand
         # Jokers in a flush stand for Aces of the suit: a multi-deck flush may hold a pair.
