@@ -98,6 +98,13 @@ class TableAdmin(SimpleHistoryAdmin):
         ("Limits", {"fields": ("min_bet", "max_bet")}),
     )
 
+    def get_readonly_fields(self, request: HttpRequest, obj: Table | None = None) -> Any:
+        # A pit boss opens and closes tables; the game, versions and limits are the games manager's
+        # (who alone may add tables).
+        if obj is not None and not request.user.has_perm("tables.add_table"):
+            return ("pit", "number", "game", "rule_set", "pay_table", "min_bet", "max_bet")
+        return super().get_readonly_fields(request, obj)
+
     def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
         if db_field.name in ("rule_set", "pay_table"):
             kwargs["queryset"] = db_field.related_model.objects.filter(status=VersionStatus.PUBLISHED).select_related(
@@ -236,6 +243,9 @@ class VersionedAdmin(SimpleHistoryAdmin):
 
     def render_change_form(self, request: HttpRequest, context: dict[str, Any], *args: Any, **kwargs: Any) -> Any:
         obj = kwargs.get("obj") or context.get("original")
+        if obj is None and "game" not in request.GET:
+            add_url = reverse(f"admin:{self.opts.app_label}_{self.opts.model_name}_add")
+            context["start_from_games"] = [(g.name, f"{add_url}?game={g.pk}") for g in Game.objects.all()]
         context.update(
             can_publish=obj is not None and not obj.is_published and self.has_publish_permission(request),
             can_new_draft=obj is not None and self.has_add_permission(request),
@@ -269,6 +279,14 @@ class RuleSetForm(forms.ModelForm):
 class RuleSetAdmin(VersionedAdmin):
     form = RuleSetForm
     readonly_fields = (*VersionedAdmin.readonly_fields, "published_values")
+
+    def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, Any]:
+        initial = super().get_changeform_initial_data(request)
+        # "Add rule set" with ?game=<id>: start from the game's published values.
+        game = Game.objects.filter(pk=request.GET.get("game") or None).first()
+        if game is not None and game.slug in PUBLISHED_RULES:
+            initial["params"] = PUBLISHED_RULES[game.slug].to_params()
+        return initial
 
     @admin.display(description="published values of this game (for reference)")
     def published_values(self, obj: RuleSet | None) -> str:

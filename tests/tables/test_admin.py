@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -251,3 +252,32 @@ def test_the_pay_table_page_shows_the_theoretical_return(games_manager, monkeypa
     page = _client(games_manager).get(_url(PayTable, "change", pay_table.pk)).content.decode()
     assert "RTP 95.8700%" in page and "house edge 4.1300%" in page
     assert seen == {"game": "unlimited-blackjack", "lines": 11, "decks": 8}
+
+
+@pytest.mark.parametrize("persona", ["games_manager", "pit_boss", "auditor"])
+def test_the_back_office_index_renders_for_each_staff_role(persona, request) -> None:
+    user = request.getfixturevalue(persona)
+    page = _client(user).get(reverse("admin:index"))
+    assert page.status_code == 200
+    assert b"Rule sets" in page.content
+
+
+def test_a_new_rule_set_starts_from_the_games_published_values(games_manager) -> None:
+    client = _client(games_manager)
+    page = client.get(_url(RuleSet, "add"))
+    assert b"?game=" in page.content  # links to start from each game
+    form = client.get(_url(RuleSet, "add") + f"?game={game('mini-blackjack').pk}").context["adminform"].form
+    assert form.initial["params"]["shuffle_at"] == 60
+
+
+def test_the_pit_boss_opens_a_table_but_cannot_change_its_limits_or_rules(pit_boss) -> None:
+    table = TableFactory(status="closed")
+    client = _client(pit_boss)
+    response = client.post(_url(Table, "change", table.pk), {
+        "status": "open", "min_bet": "1.00", "max_bet": "2.00", "rule_set": table.rule_set_id,
+    })
+    assert response.status_code == 302
+    table.refresh_from_db()
+    assert table.status == "open"
+    assert table.min_bet == Decimal("5.00") and table.max_bet == Decimal("500.00")
+    assert client.get(_url(Table, "add")).status_code == 403
