@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 from ..cards import Card
 from ..errors import InvalidInput, RuleViolation
@@ -349,7 +349,10 @@ def _not_paused(state: BlackjackRound) -> None:
         raise RuleViolation("blackjack.round-paused", f"the round is paused: {state.pause_reason}")
 
 
-def _record(state: BlackjackRound, event: Any) -> Any:
+_E = TypeVar("_E")
+
+
+def _record(state: BlackjackRound, event: _E) -> _E:
     state.events.append(event)
     return event
 
