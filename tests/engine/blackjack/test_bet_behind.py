@@ -162,3 +162,14 @@ def test_live_bet_behind_follows_the_split_with_its_preset():
     L.settle(st)
     got = [(x.behind, x.hand, x.net) for x in st.lines[3] if x.bet == "behind"]
     assert got == [(0, 0, D("5.00")), (0, 1, D("5.00")), (1, 0, D("5.00"))]
+
+
+def test_bet_behind_pays_like_the_table_bet_blackjack_3_to_2():
+    ans = verify_round(request(UNLIMITED, "9H 8C", seat(1, "10.00", [hand("AS KD")], behind=[behind("4.00")])))
+    assert behind_lines(ans) == [(None, "4.00", "blackjack", "6.00")]
+
+
+def test_bet_behind_presets_are_fixed_for_the_round():
+    bet = L.BehindBet(1, D("5.00"), "p2", double_along=True)
+    with pytest.raises(AttributeError):
+        bet.double_along = False  # type: ignore[misc]  # changes take effect from the next round only
