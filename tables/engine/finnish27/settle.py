@@ -87,7 +87,12 @@ class Outcome:
 def outcome(
     player: Sequence[Card], dealer: Sequence[Card], rules: Finnish27Rules = PUBLISHED_RULES
 ) -> Outcome:
-    """The outcome from the final hands: initial 27s, then the player's 27 / over hard 35, then distance."""
+    """The outcome from the final hands: initial 27s, then the player's 27 / over hard 35, then distance.
+
+    Hands that broke the rules are settled as they lie (shared/DESIGN.md), in the order the rules
+    decide: an initial 27 is judged on the first two cards whatever was drawn after it; otherwise
+    the player's final hand (27 wins, over hard 35 loses) and then both final totals by distance.
+    """
     pt, ps = hand_value(player)
     dt, ds = hand_value(dealer)
     first = initial_winner(player, dealer)

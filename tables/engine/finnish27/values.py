@@ -71,7 +71,12 @@ def hand_value(cards: Sequence[Card]) -> tuple[int, bool]:
 
 
 def _joker_fill(cards: Sequence[Card]) -> int:
-    """What the Joker(s) of the initial hand add so that the initial hand is 27."""
+    """What the Joker(s) of the initial hand add so that the initial hand is 27.
+
+    The value is fixed when the initial hand is formed, with an Ace beside the Joker played high
+    (Joker 13); cards after an initial 27 only occur in hands that broke the rules, and then add
+    to that 27 like any hand (the Ace may still turn low).
+    """
     first, second = cards[0], (cards[1] if len(cards) > 1 else None)
     if second is None or (first.rank is None and second.rank is None):
         return TARGET
