@@ -775,7 +775,9 @@ def _summary(stats: F64, lines: I64, initial: I64, t: Tables, strategy: str, sec
     reduced, se = _ratio(sz, szz, szy, sy, syy, n)
     mean = reduced + sum(e["contribution"] for e in exact.values())
     rounds = int(sy)
-    bonus = {name: float(lines[i] * t.pays[i] / sy) for i, name in enumerate(t.lines)}
+    simulated = {name: float(lines[i] * t.pays[i] / sy) for i, name in enumerate(t.lines)}
+    # Each line's contribution per unit wager: exact where the rate is known exactly, else simulated.
+    bonus = {name: exact[name]["contribution"] if name in exact else simulated[name] for name in t.lines}
     rates = {name: float(lines[i] / sy) for i, name in enumerate(t.lines)}
     kinds = {1: "joanca", 2: "finnish-27", 3: "jo-jo"}
     init = {f"player-{kinds[k]}-wins": float(initial[4 + k] / sy) for k in (1, 2, 3)}
@@ -794,6 +796,7 @@ def _summary(stats: F64, lines: I64, initial: I64, t: Tables, strategy: str, sec
         "rounds_per_second": rounds / seconds if seconds > 0 else None,
         "seed": seed,
         "bonus": bonus,
+        "bonus_simulated": simulated,
         "line_rates": rates,
         "initial_27": init,
         "method": "simulation of a shuffled shoe with its cut card, whole shoes; lines decided by forced "
@@ -849,14 +852,25 @@ def exact_three_card_rates(rules: Finnish27Rules = PUBLISHED, pay_table: PayTabl
                            ) -> dict[str, Fraction]:
     """Exact probability that a round pays each three-card line (8-9-10, 9-9-9), from a fresh shoe.
 
-    Player first two cards from 8, 9, T: the engine forces the hit (hard 17-19 is under 21 and
-    not above any dealer two-card total that is "above"), checked here with the engine's forced
-    play; the third card makes 27, which wins at once unless the dealer's initial hand was a 27.
+    The player's first two cards from 8, 9, T must be hit (the engine's forced play is asked for
+    every dealer hand); the third card makes 27, which wins at once unless the dealer's initial hand
+    was a 27.  The line paid is the pay table's best among the engine's candidates.
     """
-    from tables.engine.finnish27 import forced_play
-
     table = pay_table or PayTable.published("finnish-27")
     unit = Decimal("1.00")
+    out: dict[str, Fraction] = {}
+    for cands, p in _three_card_candidates(rules).items():
+        found = best_bonus(cands, table, unit, unit)
+        if found is not None:
+            out[found[0]] = out.get(found[0], Fraction(0)) + p
+    return out
+
+
+@lru_cache(maxsize=16)
+def _three_card_candidates(rules: Finnish27Rules) -> dict[tuple[str, ...], Fraction]:
+    """Probability of each set of engine bonus candidates for a winning three-card hand."""
+    from tables.engine.finnish27 import forced_play
+
     faces = [Card(r, s) for r in (Rank.EIGHT, Rank.NINE, Rank.TEN) for s in SUITS]
     total = rules.decks * (52 + rules.jokers_per_deck)
     # Card classes: the 12 faces one by one (the player's three cards are among them), then for the
@@ -865,7 +879,14 @@ def exact_three_card_rates(rules: Finnish27Rules = PUBLISHED, pay_table: PayTabl
     counts = [rules.decks] * 12 + [rules.decks * rules.jokers_per_deck, 4 * rules.decks, 4 * rules.decks]
     counts.append(total - sum(counts))
     den = total * (total - 1) * (total - 2) * (total - 3) * (total - 4)
-    out: dict[str, Fraction] = {}
+    # What the dealer's two cards decide, per class pair: the round ends on a dealer 27 (or the
+    # player is not forced to hit), and whether they are two Nines.
+    dealer_ok = {}
+    for a in range(len(reps)):
+        for b in range(len(reps)):
+            dealer = [reps[a], reps[b]]
+            dealer_ok[(a, b)] = initial_winner(faces[4:6], dealer) is None
+    out: dict[tuple[str, ...], Fraction] = {}
     for i1 in range(12):
         for i2 in range(12):
             for i3 in range(12):
@@ -874,6 +895,8 @@ def exact_three_card_rates(rules: Finnish27Rules = PUBLISHED, pay_table: PayTabl
                     continue
                 for a in range(len(reps)):
                     for b in range(len(reps)):
+                        if not dealer_ok[(a, b)]:
+                            continue  # a dealer initial 27 ends the round before the third card
                         # Dealt P1, D1, P2, D2, then P3: each draw finds the copies not yet dealt.
                         w = 1
                         seq = (i1, a, i2, b, i3)
@@ -884,13 +907,10 @@ def exact_three_card_rates(rules: Finnish27Rules = PUBLISHED, pay_table: PayTabl
                         if w <= 0:
                             continue
                         dealer = [reps[a], reps[b]]
-                        if initial_winner([faces[i1], faces[i2]], dealer) is not None:
-                            continue  # a dealer initial 27 ends the round before the third card
                         if forced_play([faces[i1], faces[i2]], dealer) != "hit":
                             continue
-                        found = best_bonus(bonus_candidates(hand, dealer), table, unit, unit)
-                        if found is not None:
-                            out[found[0]] = out.get(found[0], Fraction(0)) + Fraction(w, den)
+                        cands = bonus_candidates(hand, dealer)
+                        out[cands] = out.get(cands, Fraction(0)) + Fraction(w, den)
     return out
 
 

@@ -151,7 +151,10 @@ class Command(BaseCommand):
             contrib = v.get("contribution")
             lines.append(f"{name:28} {100 * v['probability']:11.5f}% {'' if pays is None else f'{pays:g}':>8} "
                          f"{'' if contrib is None else f'{contrib:+.6f}':>13}")
-        lines.append(f"RTP {_pct(res['rtp'])}   house edge {_pct(res['house_edge'])}   ({res['seconds'] * 1000:.1f} ms)")
+        if res.get("house_edge") is None:  # Finnish 27 lines: their share of the game's return only
+            lines.append(f"sum of contributions {_pct(res['rtp'])} of the wager   ({res['seconds'] * 1000:.1f} ms)")
+        else:
+            lines.append(f"RTP {_pct(res['rtp'])}   house edge {_pct(res['house_edge'])}   ({res['seconds'] * 1000:.1f} ms)")
         return {**res, "_text": "\n".join(lines)} if not o["json"] else res
 
     def _dealer(self, o: dict[str, Any]) -> dict[str, Any]:
