@@ -227,3 +227,13 @@ def test_the_fast_no_joker_path_agrees_with_the_general_search(cards: list[Card]
     category, key, _ = poker._plain_masks(*masks)
     index, general_key, _ = poker._best_plain(cnt, 0, order)
     assert (order.index[category], key) == (index, general_key)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.sampled_from(standard_deck()), min_size=3, max_size=3), st.sampled_from([FINNISH, STANDARD]))
+def test_two_jokers_are_as_good_as_the_best_pair_of_stand_ins(cards: list[Card], order: CategoryOrder) -> None:
+    deck = standard_deck()
+    best = max(
+        evaluate(cards + [a, b], order).strength for i, a in enumerate(deck) for b in deck[i:]
+    )
+    assert evaluate(cards + [JOKER, JOKER], order).strength == best
