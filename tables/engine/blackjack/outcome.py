@@ -219,16 +219,20 @@ class Settler:
             result, net, detail = self.hand_outcome(hand, i, split, main, hand.doubled)
             lines.append(SettlementLine("main", main + main if hand.doubled else main, result, net, detail,
                                         i if split else None))
-        if seat.perfect_pairs is not None or seat.twenty_one_plus_three is not None:
-            c1, c2 = initial_cards(hands)
-            if seat.perfect_pairs is not None:
-                r, n, d = self.side_outcome("perfect-pairs", perfect_pairs_kind(c1, c2), seat.perfect_pairs)
-                lines.append(SettlementLine("perfect-pairs", seat.perfect_pairs, r, n, f"{code_of(c1)} {code_of(c2)}: {d}"))
-            if seat.twenty_one_plus_three is not None:
+        pp, t3 = seat.perfect_pairs, seat.twenty_one_plus_three
+        if pp is not None or t3 is not None:
+            if split:
+                c1, c2 = hands[0].cards[0], hands[1].cards[0]
+            else:
+                c1, c2 = hands[0].cards[0], hands[0].cards[1]
+            first_two = code_of(c1) + " " + code_of(c2)
+            if pp is not None:
+                r, n, d = self.side_outcome("perfect-pairs", perfect_pairs_kind(c1, c2), pp)
+                lines.append(SettlementLine("perfect-pairs", pp, r, n, f"{first_two}: {d}"))
+            if t3 is not None:
                 up = self.dealer.cards[0]
-                kind = twenty_one_plus_three_kind(c1, c2, up)
-                r, n, d = self.side_outcome("21+3", kind, seat.twenty_one_plus_three)
-                lines.append(SettlementLine("21+3", seat.twenty_one_plus_three, r, n, f"{code_of(c1)} {code_of(c2)} {code_of(up)}: {d}"))
+                r, n, d = self.side_outcome("21+3", twenty_one_plus_three_kind(c1, c2, up), t3)
+                lines.append(SettlementLine("21+3", t3, r, n, f"{first_two} {code_of(up)}: {d}"))
         if seat.insurance is not None:
             r, n, d = self.insurance_outcome(seat.insurance)
             lines.append(SettlementLine("insurance", seat.insurance, r, n, d))
