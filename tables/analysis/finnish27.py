@@ -160,11 +160,11 @@ def _tables_cached(rules: Finnish27Rules, table_key: tuple[tuple[str, str], ...]
     is_ace = np.array([1 if c.rank is Rank.ACE else 0 for c in CARDS], dtype=np.int64)
     rank = np.array([0 if c.rank is None else int(c.rank) for c in CARDS], dtype=np.int64)
     suit = np.array([-1 if c.suit is None else SUITS.index(c.suit) for c in CARDS], dtype=np.int64)
-    init_total = np.zeros((NCODES, NCODES), dtype=np.int64)
-    init_soft = np.zeros((NCODES, NCODES), dtype=np.int64)
-    init_27 = np.zeros((NCODES, NCODES), dtype=np.int64)
-    init_line = np.full((NCODES, NCODES), -1, dtype=np.int64)
-    low = np.zeros((NCODES, NCODES), dtype=np.int64)
+    init_total = np.zeros((NCODES, NCODES), dtype=np.int16)
+    init_soft = np.zeros((NCODES, NCODES), dtype=np.int16)
+    init_27 = np.zeros((NCODES, NCODES), dtype=np.int16)
+    init_line = np.full((NCODES, NCODES), -1, dtype=np.int16)
+    low = np.zeros((NCODES, NCODES), dtype=np.int16)
     for a in range(NCODES):
         for b in range(NCODES):
             pair = [CARDS[a], CARDS[b]]
@@ -175,19 +175,19 @@ def _tables_cached(rules: Finnish27Rules, table_key: tuple[tuple[str, str], ...]
                 init_27[a, b] = INITIAL_27_RANK[kind]
                 init_line[a, b] = best(bonus_candidates(pair, pair))
             low[a, b] = int(value[a] + value[b] <= 14)
-    forced = np.zeros((MAXT, 2, MAXT, 2), dtype=np.int64)
+    forced = np.zeros((MAXT, 2, MAXT, 2), dtype=np.int8)
     for pt in range(2, MAXT):
         for ps in (0, 1):
             for dt in range(2, 28):
                 for ds in (0, 1):
                     play = player_play(pt, bool(ps), dt, bool(ds))[0]
                     forced[pt, ps, dt, ds] = 0 if play is None else (1 if play == "hit" else 2)
-    dealer_hit = np.zeros((MAXT, 2), dtype=np.int64)
+    dealer_hit = np.zeros((MAXT, 2), dtype=np.int8)
     for t in range(2, MAXT):
         dealer_hit[t, 0] = int(dealer_must_hit(_representative(t, False), rules))
         if 15 <= t <= 27:
             dealer_hit[t, 1] = int(dealer_must_hit(_representative(t, True), rules))
-    bonus3 = np.full((NCODES, NCODES, NCODES, 2), -1, dtype=np.int64)
+    bonus3 = np.full((NCODES, NCODES, NCODES, 2), -1, dtype=np.int8)
     for (a, b, c, d99), cands in _candidates3().items():
         bonus3[a, b, c, d99] = best(cands)
     poker_line = np.array([index.get("poker/" + cat, -1) for cat in FINNISH.low_to_high], dtype=np.int64)
