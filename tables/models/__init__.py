@@ -72,3 +72,28 @@ __all__ += [
     "TableSession",
     "Wager",
 ]
+
+# Audits, drop counts, theory and nightly reports: tables/models/audit.py.
+from .audit import (  # noqa: E402
+    AlertDecision,
+    AuditFinding,
+    AuditKind,
+    AuditReport,
+    AuditResult,
+    BetTheory,
+    DropCount,
+    ReportStatus,
+    Severity,
+)
+
+__all__ += [
+    "AlertDecision",
+    "AuditFinding",
+    "AuditKind",
+    "AuditReport",
+    "AuditResult",
+    "BetTheory",
+    "DropCount",
+    "ReportStatus",
+    "Severity",
+]
