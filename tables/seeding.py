@@ -19,6 +19,7 @@ from tables.engine.rulesets import PUBLISHED_RULES
 GetModel = Callable[[str, str], Any]
 
 SEED_NAME = "Rule text"  # the lineage holding each game's published rules and pay table, version 1
+SEED_REASON = "seeded from the rule texts"
 
 GAMES: tuple[tuple[str, str, str], ...] = (
     ("finnish-27", "No-Bust Finnish 27", "house-banked"),
@@ -27,6 +28,27 @@ GAMES: tuple[tuple[str, str, str], ...] = (
     ("bluffjack", "Bluffjack", "pot"),
     ("contract-rummy", "Contract Rummy", "scoring"),
 )
+
+
+def _record(get_model: GetModel, obj: Any, history_type: str, reason: str) -> None:
+    """Write a history row for ``obj`` (who: the system; when: now; what: its fields).
+
+    Live models get their "+" rows from django-simple-history's signals; a migration's historical
+    models send none, and ``update()`` never does, so those rows are written here.
+    """
+    name = type(obj).__name__
+    if history_type == "+" and hasattr(type(obj), "history"):
+        return  # live model: the post_save signal wrote it
+    try:
+        historical = get_model("tables", f"Historical{name}")
+    except LookupError:
+        return
+    obj.refresh_from_db()
+    fields = {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields}
+    historical.objects.create(
+        **fields, history_date=timezone.now(), history_type=history_type, history_change_reason=reason,
+        history_user=None,
+    )
 
 
 def seed_games(get_model: GetModel) -> dict[str, int]:
@@ -40,12 +62,15 @@ def seed_games(get_model: GetModel) -> dict[str, int]:
     for slug, name, kind in GAMES:
         game, new = Game.objects.get_or_create(slug=slug, defaults={"name": name, "kind": kind})
         created["games"] += new
+        if new:
+            _record(get_model, game, "+", SEED_REASON)
         if not RuleSet.objects.filter(game=game, name=SEED_NAME, version=1).exists():
-            RuleSet.objects.create(
+            rule_set = RuleSet.objects.create(
                 game=game, name=SEED_NAME, version=1, status="published", published_at=now,
                 params=PUBLISHED_RULES[slug].to_params(),
                 notes=f"The published rules of shared/rules/ for {name}.",
             )
+            _record(get_model, rule_set, "+", SEED_REASON)
             created["rule_sets"] += 1
         if not PayTable.objects.filter(game=game, name=SEED_NAME, version=1).exists():
             # Lines go into a draft, then the table is published: the database refuses lines added to
@@ -55,17 +80,20 @@ def seed_games(get_model: GetModel) -> dict[str, int]:
                 notes=f"The pay table printed in the rule text of {name}."
                 + ("" if PUBLISHED[slug] else " A player-vs-player game: no house pay lines."),
             )
+            _record(get_model, table, "+", SEED_REASON)
             for position, line in enumerate(PUBLISHED[slug]):
                 odds = line.odds
-                PayLine.objects.create(
+                pay_line = PayLine.objects.create(
                     pay_table=table, name=line.name, label=line.label, position=position,
                     kind="odds" if odds is not None else "table_minimum",
                     odds_numerator=odds.numerator if odds is not None else None,
                     odds_denominator=odds.denominator if odds is not None else None,
                     table_minimum=line.table_minimum,
                 )
+                _record(get_model, pay_line, "+", SEED_REASON)
                 created["pay_lines"] += 1
             PayTable.objects.filter(pk=table.pk).update(status="published", published_at=now)
+            _record(get_model, table, "~", "published")
             created["pay_tables"] += 1
     return created
 

@@ -82,3 +82,12 @@ def test_table_history_keeps_each_version_it_pointed_at(games_manager) -> None:
     table._history_user = games_manager
     table.save()
     assert [h.rule_set_id for h in Table.history.filter(id=table.pk).order_by("history_date")] == [old.pk, new.pk]
+
+
+def test_the_seeded_versions_have_a_history_written_by_the_system() -> None:
+    from tables.models import PayTable
+
+    pay_table = PayTable.objects.get(game__slug="finnish-27", status=VersionStatus.PUBLISHED)
+    rows = list(pay_table.history.order_by("history_date").values_list("history_type", "status", "history_user"))
+    assert rows == [("+", VersionStatus.DRAFT, None), ("~", VersionStatus.PUBLISHED, None)]
+    assert all(line.history.filter(history_type="+").exists() for line in pay_table.lines.all())
