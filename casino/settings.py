@@ -161,5 +161,5 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }
 
-for _d in (VAR_DIR, MEDIA_ROOT, REPORTS_ROOT):
+for _d in (VAR_DIR, MEDIA_ROOT, REPORTS_ROOT, STATIC_ROOT):
     _d.mkdir(parents=True, exist_ok=True)
