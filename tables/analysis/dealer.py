@@ -125,7 +125,7 @@ def _multiset_probs(tree: DealerTree, shoe: Sequence[int] | None) -> FloatArray:
     """Probability of each final multiset when drawing from ``shoe`` (None: infinite deck)."""
     if shoe is None:
         p = np.array(INFINITE_P)
-        return tree.ways * np.prod(p[None, :] ** tree.counts, axis=1)
+        return np.asarray(tree.ways * np.prod(p[None, :] ** tree.counts, axis=1), dtype=np.float64)
     n = np.asarray(shoe, dtype=np.float64)
     total = float(n.sum())
     kmax = int(tree.counts.max())
@@ -138,7 +138,7 @@ def _multiset_probs(tree: DealerTree, shoe: Sequence[int] | None) -> FloatArray:
     den = np.ones(dmax + 1)
     for k in range(1, dmax + 1):
         den[k] = den[k - 1] * (total - (k - 1))
-    return tree.ways * num / den[tree.drawn]
+    return np.asarray(tree.ways * num / den[tree.drawn], dtype=np.float64)
 
 
 def dealer_distribution(
@@ -154,7 +154,7 @@ def dealer_distribution(
     out = np.bincount(tree.outcome, weights=probs, minlength=len(OUTCOMES)).astype(np.float64)
     if peek and out[BLACKJACK] > 0:
         out[BLACKJACK] = 0.0
-    return out / out.sum()
+    return np.asarray(out / out.sum(), dtype=np.float64)
 
 
 def blackjack_probability(shoe: Sequence[int] | None, up: int) -> float:

@@ -64,6 +64,7 @@ MAX_ROUND_CARDS = 60  # a round never uses more; a round is started only with th
 
 I8 = npt.NDArray[np.int8]
 I64 = npt.NDArray[np.int64]
+Ints = npt.NDArray[np.integer[Any]]  # compact lookup tables (int8/int16) as well as int64
 F64 = npt.NDArray[np.float64]
 
 
@@ -91,23 +92,23 @@ def card_code(card: Card) -> int:
 class Tables:
     """Engine rules as arrays for the kernel (one per rule set and pay table)."""
 
-    value: I64  # (53,) card value, Ace 1, Joker 0 (a Joker past the first two cards)
-    is_ace: I64  # (53,)
-    rank: I64  # (53,) poker rank 2..14, 0 for the Joker
-    suit: I64  # (53,) 0..3, -1 for the Joker
-    init_total: I64  # (53, 53) two-card total (engine hand_value)
-    init_soft: I64  # (53, 53)
-    init_27: I64  # (53, 53) 0 none, else the engine's INITIAL_27_RANK
-    init_line: I64  # (53, 53) line paid when this initial 27 wins (-1: none)
-    forced: I64  # (MAXT, 2, MAXT, 2): 0 free, 1 hit, 2 stand (engine player_play)
-    dealer_hit: I64  # (MAXT, 2) 1 if the dealer must hit on (total, soft)
-    bonus3: I64  # (53, 53, 53, 2) line paid for a 3-card winning hand; last axis: dealer 9-9
-    poker_line: I64  # (10,) line paid per Finnish poker category index (-1: none)
+    value: Ints  # (53,) card value, Ace 1, Joker 0 (a Joker past the first two cards)
+    is_ace: Ints  # (53,)
+    rank: Ints  # (53,) poker rank 2..14, 0 for the Joker
+    suit: Ints  # (53,) 0..3, -1 for the Joker
+    init_total: Ints  # (53, 53) two-card total (engine hand_value)
+    init_soft: Ints  # (53, 53)
+    init_27: Ints  # (53, 53) 0 none, else the engine's INITIAL_27_RANK
+    init_line: Ints  # (53, 53) line paid when this initial 27 wins (-1: none)
+    forced: Ints  # (MAXT, 2, MAXT, 2): 0 free, 1 hit, 2 stand (engine player_play)
+    dealer_hit: Ints  # (MAXT, 2) 1 if the dealer must hit on (total, soft)
+    bonus3: Ints  # (53, 53, 53, 2) line paid for a 3-card winning hand; last axis: dealer 9-9
+    poker_line: Ints  # (10,) line paid per Finnish poker category index (-1: none)
     pays: F64  # (L,) units won per line on a wager of one table minimum
     main_pays: float
     lose_over_hard: int
     lines: tuple[str, ...]
-    low_hand: I64  # (53, 53) 1 if the initial hand uses the "two low cards" table
+    low_hand: Ints  # (53, 53) 1 if the initial hand uses the "two low cards" table
 
 
 def _representative(total: int, soft: bool) -> list[Card]:
@@ -724,7 +725,7 @@ def simulate(rules: Finnish27Rules = PUBLISHED, *, rounds: int = 10_000_000, str
     import numba
 
     if threads:
-        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
     table = PayTable.from_json("finnish-27", pay_table_json)
     t = tables_for(rules, table)
     stand = strategy_array(strategy, rules)
@@ -739,15 +740,14 @@ def simulate(rules: Finnish27Rules = PUBLISHED, *, rounds: int = 10_000_000, str
     lines = np.zeros(len(t.lines), dtype=np.int64)
     initial = np.zeros(8, dtype=np.int64)
     # Compile (or load the cached machine code) before the clock starts: rounds/s is the kernel's speed.
-    _simulate_blocks(seed, 0, 1, 1, rules.decks, rules.jokers_per_deck, rules.shuffle_at, stand,
-                     *_kernel_args(t), exact_flag)
+    kernel: Any = _simulate_blocks  # numba's Dispatcher is not typed for its arguments
+    kernel(seed, 0, 1, 1, rules.decks, rules.jokers_per_deck, rules.shuffle_at, stand, *_kernel_args(t), exact_flag)
     t0 = time.perf_counter()
     done = 0
     while done < blocks_total:
         nb = min(chunk, blocks_total - done)
-        s, lc, ini = _simulate_blocks(seed, done * shoes_per_block, nb, shoes_per_block, rules.decks,
-                                      rules.jokers_per_deck, rules.shuffle_at, stand, *_kernel_args(t),
-                                      exact_flag)
+        s, lc, ini = kernel(seed, done * shoes_per_block, nb, shoes_per_block, rules.decks,
+                            rules.jokers_per_deck, rules.shuffle_at, stand, *_kernel_args(t), exact_flag)
         stats += s.sum(axis=0)
         lines += lc.sum(axis=0)
         initial += ini.sum(axis=0)
