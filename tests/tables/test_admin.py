@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 from django.contrib import admin
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tables.engine.paytable import PUBLISHED
@@ -281,3 +283,17 @@ def test_the_pit_boss_opens_a_table_but_cannot_change_its_limits_or_rules(pit_bo
     assert table.status == "open"
     assert table.min_bet == Decimal("5.00") and table.max_bet == Decimal("500.00")
     assert client.get(_url(Table, "add")).status_code == 403
+
+
+@pytest.mark.parametrize("model", [Table, RuleSet, PayTable])
+def test_changelist_queries_do_not_grow_with_the_rows(model, games_manager, demo_casino, django_assert_max_num_queries) -> None:
+    client = _client(games_manager)
+    url = _url(model, "changelist")
+    with CaptureQueriesContext(connection) as few:
+        assert client.get(url).status_code == 200
+    for number in range(100, 108):
+        TableFactory(pit=demo_casino.pit, number=number)
+        published(RuleSetFactory)
+        published(PayTableFactory)
+    with django_assert_max_num_queries(len(few.captured_queries)):
+        assert client.get(url).status_code == 200
