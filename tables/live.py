@@ -9,7 +9,6 @@ database.  A decision that draws a card (a blackjack hit or double) takes the ca
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from decimal import Decimal
 from importlib import import_module
 from typing import Any
@@ -133,11 +132,37 @@ def _f27() -> Any:
     try:
         return import_module("tables.engine.finnish27.live")
     except ModuleNotFoundError:
-        try:
-            module = import_module("tables.engine.finnish27")
-        except ModuleNotFoundError:
-            raise GameNotAvailable("the Finnish 27 engine is not available", field="game") from None
-        return module
+        raise GameNotAvailable("the Finnish 27 engine is not available", field="game") from None
+
+
+def _f27_start(rules: Any, pay_table: PayTable, table_minimum: Decimal, setup: dict[str, Any], shoe: Shoe) -> Any:
+    seats = setup["seats"]
+    if len(seats) != 1:
+        raise InvalidInput("Finnish 27 is played by one player on one seat", field="seats")
+    wagers = seats[0]["wagers"]
+    if set(wagers) != {"main"}:
+        extra = sorted(set(wagers) - {"main"})
+        raise InvalidInput("Finnish 27 takes the game wager only (bonuses are paid on it)",
+                           field=f"seats[0].wagers.{extra[0] if extra else 'main'}")  # fmt: skip
+    state = _f27().new_round(wagers["main"], table_minimum, pay_table=pay_table, rules=rules, shoe=shoe)
+    # The engine's round has one hand and no seat number; the table's seat is kept alongside.
+    state.seat_number = seats[0]["seat"]
+    return state
+
+
+def _f27_decide(state: Any, actor: str, action: str, card: Card | None) -> None:
+    f = _f27()
+    if action == "hit":
+        f.hit(state, actor)
+    elif action == "stand":
+        f.stand(state, actor)
+    else:
+        raise RuleViolation("live.unknown-action", f"{action!r} is not an action of Finnish 27 (hit or stand)")
+
+
+def _f27_settle(state: Any) -> list[tuple[int, list[SettlementLine]]]:
+    _f27().settle_round(state)
+    return [(int(state.seat_number), list(state.settlement.lines))]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -162,19 +187,13 @@ def start(game: str, params: dict[str, Any], pay_lines: dict[str, Any] | None, t
     raise GameNotAvailable(f"live play of {game} is not available on the tablet yet", field="game")
 
 
-def game_of(state: Any) -> str:
-    """The game slug of a live state."""
-    return str(getattr(state, "game", "finnish-27"))
-
-
 def next_step(game: str, state: Any) -> Prompt:
     """What the table waits for now."""
     return _module(game).next_step(state)  # type: ignore[no-any-return]
 
 
-def next_step_json(state: Any) -> dict[str, Any]:
+def next_step_json(game: str, state: Any) -> dict[str, Any]:
     """The prompt as JSON, with the Mini Blackjack hint where there is one."""
-    game = game_of(state)
     out = next_step(game, state).as_json()
     if game == "mini-blackjack" and out.get("needs") == "decision":
         out["hint"] = _bj_hint(state)
@@ -183,7 +202,8 @@ def next_step_json(state: Any) -> dict[str, Any]:
 
 def needs_card(game: str, action: str) -> bool:
     """Whether a decision draws a card (the card comes with the decision)."""
-    return game in BLACKJACK and action in ("hit", "double") or game == "finnish-27" and action == "hit"
+    # In Finnish 27 a hit is a decision and its card comes next as a dealt card.
+    return game in BLACKJACK and action in ("hit", "double")
 
 
 def deal(game: str, state: Any, card: Card) -> None:
@@ -217,21 +237,3 @@ def _module(game: str) -> Any:
     if game == "finnish-27":
         return _f27()
     raise GameNotAvailable(f"live play of {game} is not available", field="game")
-
-
-# Finnish 27 adapter functions, filled in against the engine's live API.
-_f27_start: Callable[..., Any]
-_f27_decide: Callable[..., None]
-_f27_settle: Callable[[Any], list[tuple[int, list[SettlementLine]]]]
-
-
-def _f27_start(rules: Any, pay_table: PayTable, table_minimum: Decimal, setup: dict[str, Any], shoe: Shoe) -> Any:  # type: ignore[no-redef]
-    raise GameNotAvailable("the Finnish 27 live engine is not available yet", field="game")
-
-
-def _f27_decide(state: Any, actor: str, action: str, card: Card | None) -> None:  # type: ignore[no-redef]
-    raise GameNotAvailable("the Finnish 27 live engine is not available yet", field="game")
-
-
-def _f27_settle(state: Any) -> list[tuple[int, list[SettlementLine]]]:  # type: ignore[no-redef]
-    raise GameNotAvailable("the Finnish 27 live engine is not available yet", field="game")

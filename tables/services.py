@@ -358,7 +358,7 @@ def round_open(*, table: Table, seats: object, actor: Any) -> Round:
             for j, b in enumerate(seat["behind"]):
                 for kind, amount in b["wagers"].items():
                     Wager.objects.create(round=round, seat=seat["seat"], kind=kind, behind=j, amount=Decimal(amount))
-        round.prompt = live.next_step_json(_replay(round))
+        round.prompt = live.next_step_json(round.game, _replay(round))
         round.save(update_fields=["prompt"])
         audit(actor=actor, action="round.open", table=table, round=round, payload=setup)
         return round
@@ -440,10 +440,18 @@ def _record_card(round: Round, state: Any, card_code: str, *, actor: Any, field:
     elif prompt.needs == "card":
         to = prompt.actor or "dealer"
         live.deal(round.game, state, card)
-    elif prompt.needs == "decision" and "hit" in prompt.allowed and live.needs_card(round.game, "hit"):
-        # A card dealt while the player is to decide is the player's hit (the scan says it all).
-        return _record_card(round, state, card_code, actor=actor, field=field, scan=scan, reading=reading,
-                            with_decision="hit")
+    elif prompt.needs == "decision" and "hit" in prompt.allowed:
+        # A card dealt while a hand is to decide is that hand's hit (the scan says it all); the
+        # engine still refuses a hit the rules forbid.
+        if live.needs_card(round.game, "hit"):
+            return _record_card(round, state, card_code, actor=actor, field=field, scan=scan, reading=reading,
+                                with_decision="hit")
+        to = prompt.actor or ""
+        live.decide(round.game, state, to, "hit")
+        Decision.objects.create(round=round, seq=seq, actor=to, action="hit", forced=prompt.forced == "hit",
+                                recorded_by=actor)  # fmt: skip
+        seq += 1
+        live.deal(round.game, state, card)
     else:
         raise Conflict(f"no card is expected now: {prompt.reason or prompt.needs}")
     recognised = str(reading.get("code", "")) if reading else ""
@@ -481,7 +489,7 @@ def round_add_card(*, round: Round | int, code: str, actor: Any, scan: int | Non
             reading = max(scan_row.recognised, key=lambda r: r.get("confidence", 0), default=None)
         state = _replay(round)
         rc = _record_card(round, state, code, actor=actor, field="code", scan=scan_row, reading=reading)
-        _bump(round, prompt=live.next_step_json(state))
+        _bump(round, prompt=live.next_step_json(round.game, state))
         audit(actor=actor, action="round.card", table=round.table, round=round,
               payload={"code": rc.code, "to": rc.to, "seq": rc.seq, "scan": scan_row.sha256 if scan_row else None,
                        "recognised": rc.recognised_code or None})  # fmt: skip
@@ -551,7 +559,7 @@ def round_scan_card(*, round: Round | int, image: bytes, actor: Any, filename: s
                 # An impossible or unexpected reading: ask the dealer rather than refuse the scan.
                 recorded = []
                 state = _replay(round)
-        _bump(round, prompt=live.next_step_json(state))
+        _bump(round, prompt=live.next_step_json(round.game, state))
         audit(actor=actor, action="round.scan", table=round.table, round=round,
               payload={"sha256": sha, "recognised": found, "recorded": [r.code for r in recorded]})  # fmt: skip
         return ScanResult(round, scan, recorded, needs_confirmation=not recorded, candidates=found)
@@ -584,7 +592,7 @@ def round_decide(*, round: Round | int, action: str, actor: Any, who: str | None
                 forced=prompt.forced == action, recorded_by=actor,
             )  # fmt: skip
             drawn = None
-        _bump(round, prompt=live.next_step_json(state))
+        _bump(round, prompt=live.next_step_json(round.game, state))
         audit(actor=actor, action="round.decision", table=round.table, round=round,
               payload={"who": who, "action": action, "amount": fmt(value) if value is not None else None,
                        "card": drawn})  # fmt: skip
@@ -645,7 +653,7 @@ def round_settle(*, round: Round | int, actor: Any, expected_version: int | None
         lines = _store_settlement(round, state)
         why = _needs_approval(lines)
         _bump(round, state=RoundState.SETTLED, settled_at=timezone.now(), due=round.due,
-              approval_required=bool(why), approval_reason=why, prompt=live.next_step_json(state))  # fmt: skip
+              approval_required=bool(why), approval_reason=why, prompt=live.next_step_json(round.game, state))  # fmt: skip
         audit(actor=actor, action="round.settle", table=round.table, round=round,
               payload={"lines": lines, "due": round.due, "approval_required": why})
         return round
@@ -821,7 +829,7 @@ def card_correct(*, round: Round | int, seq: int, code: str, reason: str, actor:
             payload["lines"] = lines
         else:
             fields = {}
-        _bump(round, prompt=live.next_step_json(state), **fields)
+        _bump(round, prompt=live.next_step_json(round.game, state), **fields)
         audit(actor=actor, action="round.card.correct", table=round.table, round=round, payload=payload)
         return round
 
@@ -854,10 +862,10 @@ def round_settle_interrupted(*, round: Round | int, actor: Any | None = None) ->
             lines = _store_settlement(round, state)
             why = _needs_approval(lines)
             _bump(round, state=RoundState.SETTLED, settled_at=timezone.now(), paused_at=None, due=round.due,
-                  approval_required=bool(why), approval_reason=why, prompt=live.next_step_json(state))  # fmt: skip
+                  approval_required=bool(why), approval_reason=why, prompt=live.next_step_json(round.game, state))  # fmt: skip
             outcome = "settled"
         else:
-            _bump(round, state=RoundState.IN_PLAY, paused_at=None, prompt=live.next_step_json(state))
+            _bump(round, state=RoundState.IN_PLAY, paused_at=None, prompt=live.next_step_json(round.game, state))
             outcome = "awaiting-dealer"
         audit(actor=actor, action="round.interrupted", table=round.table, round=round,
               payload={"outcome": outcome, "auto_stands": stood, "rule": "mini-blackjack 48 h"})
