@@ -731,7 +731,7 @@ def simulate(rules: Finnish27Rules = PUBLISHED, *, rounds: int = 10_000_000, str
     stand = strategy_array(strategy, rules)
     exact = exact_lines(rules, table)
     exact_flag = np.array([1 if name in exact else 0 for name in t.lines], dtype=np.int64)
-    per_shoe = max(1, int(rules.shuffle_at / 8.2))  # about 8.2 cards a round
+    per_shoe = max(1, int(rules.shuffle_at / 7.0))  # about 7 cards a round
     shoes_total = max(1, math.ceil(rounds / per_shoe))
     shoes_per_block = 64
     blocks_total = max(1, math.ceil(shoes_total / shoes_per_block))
