@@ -74,6 +74,46 @@ def hold_summary(
         h = float(r.handle)
         theo += r.edge * h
         var += r.variance * h * h
+    return _verdict(n, handle, win, theo, var, confidence, drop, flat_threshold_points)
+
+
+@dataclass(frozen=True, slots=True)
+class BetTotals:
+    """Totals of one bet kind under one theory, as SQL aggregates them (no per-round loop needed).
+
+    ``handle_sq`` is the sum of the squared stakes: the variance of the house result is the unit
+    variance times it (each wager's result independent of the others').
+    """
+
+    handle: Decimal
+    handle_sq: Decimal
+    edge: float
+    variance: float
+
+
+def hold_from_totals(
+    *,
+    rounds: int,
+    win: Decimal,
+    bets: Iterable[BetTotals],
+    confidence: float = 0.99,
+    drop: Decimal | None = None,
+    flat_threshold_points: float | None = None,
+) -> HoldSummary:
+    """The same verdict as ``hold_summary`` from aggregated totals: theory Σ e·h, variance Σ v·h²."""
+    handle = ZERO
+    theo = var = 0.0
+    for b in bets:
+        handle += b.handle
+        theo += b.edge * float(b.handle)
+        var += b.variance * float(b.handle_sq)
+    return _verdict(rounds, handle, win, theo, var, confidence, drop, flat_threshold_points)
+
+
+def _verdict(n: int, handle: Decimal, win: Decimal, theo: float, var: float, confidence: float,
+             drop: Decimal | None, flat_threshold_points: float | None) -> HoldSummary:
+    if not 0.5 < confidence < 1:
+        raise ValueError(f"confidence must lie between 0.5 and 1, got {confidence}")
     sigma = sqrt(var)
     zq = NormalDist().inv_cdf(0.5 + confidence / 2)
     hold_pct = float(win / handle * 100) if handle else None
@@ -89,18 +129,9 @@ def hold_summary(
             )
     q = Decimal("0.01")
     return HoldSummary(
-        rounds=n,
-        handle=handle,
-        win=win,
-        hold_pct=hold_pct,
-        theo_win=Decimal(theo).quantize(q),
-        theo_hold_pct=theo_hold_pct,
-        sigma=sigma,
-        z=z,
-        band_low=Decimal(theo - zq * sigma).quantize(q),
-        band_high=Decimal(theo + zq * sigma).quantize(q),
-        drop=drop,
-        win_to_drop_pct=float(win / drop * 100) if drop else None,
-        flagged=bool(reasons),
-        reason="; ".join(reasons) or "within the band",
+        rounds=n, handle=handle, win=win, hold_pct=hold_pct, theo_win=Decimal(theo).quantize(q),
+        theo_hold_pct=theo_hold_pct, sigma=sigma, z=z,
+        band_low=Decimal(theo - zq * sigma).quantize(q), band_high=Decimal(theo + zq * sigma).quantize(q),
+        drop=drop, win_to_drop_pct=float(win / drop * 100) if drop else None,
+        flagged=bool(reasons), reason="; ".join(reasons) or "within the band",
     )

@@ -40,10 +40,17 @@ def pace(rounds: Iterable[RoundPace]) -> list[PaceRow]:
         groups[(r.table, r.dealer)].append(r)
     rows = []
     for (table, dealer), rs in sorted(groups.items()):
-        span = (max(r.ended for r in rs) - min(r.started for r in rs)).total_seconds() / 3600
-        hours = max(span, 1 / 60)  # a single quick round still counts over at least a minute
-        rows.append(PaceRow(
-            table, dealer, len(rs), round(hours, 4), round(len(rs) / hours, 2),
-            sum(r.mismatch for r in rs) / len(rs), sum(r.corrected for r in rs) / len(rs),
-        ))
+        rows.append(pace_row(table, dealer, len(rs), min(r.started for r in rs), max(r.ended for r in rs),
+                             sum(r.mismatch for r in rs), sum(r.corrected for r in rs)))
     return rows
+
+
+def pace_row(table: str, dealer: str, rounds: int, started: datetime, ended: datetime, mismatches: int,
+             corrections: int) -> PaceRow:
+    """One pair's pace from its counts (what SQL aggregates give): rounds per hour over [started, ended]."""
+    span = (ended - started).total_seconds() / 3600
+    hours = max(span, 1 / 60)  # a single quick round still counts over at least a minute
+    return PaceRow(
+        table, dealer, rounds, round(hours, 4), round(rounds / hours, 2),
+        mismatches / rounds if rounds else 0.0, corrections / rounds if rounds else 0.0,
+    )

@@ -145,6 +145,12 @@ class AuditReport(models.Model):
     summary = models.JSONField(default=dict)
     emailed_to = models.CharField(max_length=500, blank=True)
     error = models.TextField(blank=True)
+    # The nightly fan-out's join: the tables audited by this run, when the run started, and when the
+    # last table's task claimed the report (a conditional update: exactly one task builds it).
+    run = models.CharField(max_length=40, blank=True, help_text="token of the nightly run")
+    run_started_at = models.DateTimeField(null=True, blank=True)
+    expected_tables = models.JSONField(default=list, blank=True)
+    joined_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-gaming_day"]

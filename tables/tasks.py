@@ -1,0 +1,3 @@
+"""Celery tasks of the tables app (``app.autodiscover_tasks()`` imports this module)."""
+
+from .tasks_audit import *  # noqa: F403  (audits, nightly report: tables/tasks_audit.py)
