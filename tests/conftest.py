@@ -14,6 +14,16 @@ import pytest
 from tests.factories import UserFactory
 
 
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(request: pytest.FixtureRequest) -> None:
+    """Database tests log in a lot; the production hasher's deliberate slowness only costs time there."""
+    uses_db = request.node.get_closest_marker("django_db") is not None or bool(
+        {"db", "transactional_db", "django_db_setup"} & set(request.fixturenames)
+    )
+    if uses_db:
+        request.getfixturevalue("settings").PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 def _persona(username: str, role: str | None, *, staff: bool) -> Any:
     from django.contrib.auth.models import Group
 
