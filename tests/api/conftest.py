@@ -8,6 +8,12 @@ import pytest
 from rest_framework.test import APIClient
 
 
+@pytest.fixture(autouse=True)
+def _fast_password_hasher(settings: Any) -> None:
+    """The demo users' passwords are hashed with the cheap test hasher (the real one takes ~0.5 s each)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 def client_for(user: Any) -> APIClient:
     """An API client authenticated as ``user`` (session-less, as a tablet with a token would be)."""
     client = APIClient()
