@@ -129,11 +129,15 @@ def recommend(
         if cell == "P":
             return SPLIT
     if soft:
-        cell = _SOFT.get(total, "S" if total >= 19 else "H")
+        # A chart row is a string of ten cells, one per up card: take this up card's cell (the row
+        # itself was once compared with "D"/"S" here, which made every non-pair hand a hit).
+        row = _SOFT.get(total)
+        cell = row[col] if row is not None else ("S" if total >= 19 else "H")
         if rules.dealer_hits_soft_17 and ((total == 18 and col == 0) or (total == 19 and col == 4)):
             cell = "d"
     else:
-        cell = _HARD.get(total, "H" if total < 9 else "S")
+        row = _HARD.get(total)
+        cell = row[col] if row is not None else ("H" if total < 9 else "S")
         if total == 11 and up_is_ace and rules.dealer_hits_soft_17:
             cell = "D"
         if total == 11 and ten_or_ace and not rules.dealer_peeks:
