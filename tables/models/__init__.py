@@ -97,3 +97,8 @@ __all__ += [
     "ReportStatus",
     "Severity",
 ]
+
+# Cached theory (simulated RTP) per pay-table version and rules: tables/models/theory.py.
+from .theory import TheoryResult, TheoryStatus  # noqa: E402
+
+__all__ += ["TheoryResult", "TheoryStatus"]
