@@ -446,3 +446,5 @@ def _format_rtp(result: Any, rule_set: RuleSet | None) -> str:
                 under,
             )
     return f"{result}{under}"
+
+from tables import admin_audit  # noqa: E402,F401  (audit pages: tables/admin_audit.py)

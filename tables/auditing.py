@@ -156,7 +156,7 @@ def hold_for(table: Table, start: datetime, end: datetime, *, drop: Decimal | No
             continue  # a bet the house does not bank (pot games): no handle for the hold
         bets.append(BetTotals(Decimal(r["h"]), Decimal(r["h2"]), float(t["edge"]), float(t["variance"])))
     return hold_from_totals(
-        rounds=n, win=-Decimal(net), bets=bets, confidence=float(getattr(settings, "AUDIT_HOLD_CONFIDENCE", 0.99)),
+        rounds=n, win=-Decimal(net).quantize(Decimal("0.01")), bets=bets, confidence=float(getattr(settings, "AUDIT_HOLD_CONFIDENCE", 0.99)),
         drop=drop, flat_threshold_points=getattr(settings, "AUDIT_FLAT_THRESHOLD_POINTS", None),
     )
 

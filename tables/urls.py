@@ -5,5 +5,6 @@ from django.views.generic import RedirectView
 
 urlpatterns = [
     path("api/", include("tables.api.urls")),
+    path("dashboard/", include("tables.dashboard_urls")),
     path("", RedirectView.as_view(url="/admin/", permanent=False)),
 ]

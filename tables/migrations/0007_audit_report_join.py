@@ -2,6 +2,21 @@
 
 from django.db import migrations, models
 
+TODAY_NAME = "Audit of the gaming day so far (dashboard alerts)"
+
+
+def seed_today(apps, schema_editor):
+    """The running audit of today every five minutes: shuffle, card and hold alerts on the dashboard."""
+    IntervalSchedule = apps.get_model("django_celery_beat", "IntervalSchedule")
+    PeriodicTask = apps.get_model("django_celery_beat", "PeriodicTask")
+    every, _ = IntervalSchedule.objects.get_or_create(every=5, period="minutes")
+    PeriodicTask.objects.get_or_create(name=TODAY_NAME, defaults={"task": "tables.audit_today", "interval": every})
+
+
+def unseed_today(apps, schema_editor):
+    apps.get_model("django_celery_beat", "PeriodicTask").objects.filter(name=TODAY_NAME).delete()
+
+
 
 class Migration(migrations.Migration):
 
@@ -30,4 +45,5 @@ class Migration(migrations.Migration):
             name='run_started_at',
             field=models.DateTimeField(blank=True, null=True),
         ),
+        migrations.RunPython(seed_today, unseed_today),
     ]

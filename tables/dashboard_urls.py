@@ -1,0 +1,18 @@
+"""Routes of the pit-boss dashboard (mounted under /dashboard/)."""
+
+from django.urls import path
+
+from tables import dashboard_views as v
+
+app_name = "dashboard"
+
+urlpatterns = [
+    path("", v.floor, name="floor"),
+    path("api/floor/", v.floor_json, name="floor-json"),
+    path("api/alerts/", v.alerts_json, name="alerts-json"),
+    path("alerts/decide/", v.alert_decide, name="alert-decide"),
+    path("tables/<int:pk>/", v.table_detail, name="table"),
+    path("rounds/<int:pk>/", v.round_detail, name="round"),
+    path("reports/", v.reports, name="reports"),
+    path("reports/<int:pk>/<str:kind>/", v.report_file, name="report-file"),
+]
