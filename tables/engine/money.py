@@ -44,6 +44,10 @@ def parse_amount(value: object, *, field: str, positive: bool = True, allow_zero
         raise InvalidInput(f"amount must be a decimal string, got {type(value).__name__}", field=field)
     if not amount.is_finite():
         raise InvalidInput(f"amount must be finite, got {value!r}", field=field)
+    if amount.adjusted() > 12:
+        # Checked before quantize: "1e300" would make quantize raise decimal.InvalidOperation,
+        # which is not a ValueError.
+        raise InvalidInput(f"amount is implausibly large: {value!r}", field=field)
     if amount != amount.quantize(CENT, rounding=ROUND_DOWN):
         raise InvalidInput(f"amount has more than two decimal places: {value!r}", field=field)
     if amount.adjusted() > 12:

@@ -152,7 +152,7 @@ class PayTable(Mapping[str, PayLine]):
             if not isinstance(raw, dict):
                 raise InvalidInput("expected an object with name and pays", field=f)
             name = ALIASES.get(str(raw.get("name")), raw.get("name"))
-            if name not in known:
+            if not isinstance(name, str) or name not in known:  # a list name is unhashable: refuse it first
                 raise InvalidInput(f"unknown line {raw.get('name')!r} for {game}; known: {sorted(known)}", field=f"{f}.name")
             pays = raw.get("pays")
             label = lines[name].label

@@ -257,7 +257,7 @@ def rules_from_params(game: str, params: object) -> ShoeRules:
         raise InvalidInput("rule-set parameters must be an object", field="params")
     cls = type(PUBLISHED_RULES[game])
     known = {f.name for f in fields(cls)}
-    unknown = sorted(set(params) - known)
+    unknown = sorted(str(k) for k in set(params) - known)  # str: a non-string key is refused, not a TypeError
     if unknown:
         raise InvalidInput(f"unknown parameter(s) {', '.join(unknown)} for {game}", field=unknown[0])
     base = PUBLISHED_RULES[game].to_params()

@@ -470,3 +470,20 @@ def test_malformed_mini_input_raises_a_value_error_naming_a_field(name, r):
     with pytest.raises(ValueError) as exc:
         verify_round(r)
     assert getattr(exc.value, "field", None)
+
+
+# --- custom pay tables --------------------------------------------------------------------------------
+
+def test_custom_blackjack_and_side_bet_lines():
+    pay = {"lines": [{"name": "main/blackjack", "pays": {"odds": "6:5"}},
+                     {"name": "perfect-pairs/mixed", "pays": {"odds": "5:1"}},
+                     {"name": "insurance", "pays": {"table_minimum": 3}}]}
+    s = seat(1, [hand("AS KD")], wagers={"perfect-pairs": "5.00"})
+    ans = verify_round(req(UNL, "9S 5H 7C", [s], pay_table=pay))
+    assert lines_of(ans) == [main("10.00", "12.00"), side("perfect-pairs", "-5.00")]  # 6:5 of 10
+    s = seat(1, [hand("8S 8H")], wagers={"perfect-pairs": "5.00"})
+    ans = verify_round(req(UNL, "9S 8H", [s], pay_table=pay))
+    assert lines_of(ans)[1] == side("perfect-pairs", "25.00")  # mixed 5:1
+    s = seat(1, [hand("9S 7D")], wagers={"insurance": "5.00"})
+    ans = verify_round(req(UNL, "AS KH", [s], pay_table=pay))
+    assert lines_of(ans)[1] == side("insurance", "15.00")  # 3 x the table minimum 5.00

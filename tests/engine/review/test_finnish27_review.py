@@ -471,3 +471,49 @@ def test_request_that_is_not_an_object_raises_a_value_error():
     for junk in (None, [], "finnish-27", 3):
         with pytest.raises(ValueError):
             verify_round(junk)  # type: ignore[arg-type]
+
+
+# --- the poker evaluator on hands the verify flow cannot reach legally -------------------------------
+
+@pytest.mark.parametrize(("cards", "category"), [
+    ("9S 9H 9D 9C JK", "five-of-a-kind"),  # four Nines and a Joker
+    ("9S 9H JK JK 2C", "four-of-a-kind"),
+    ("9H 9S JK JK 2H 5H", "flush"),  # four 9s are possible, but a flush (2H 5H 9H + 2 Jokers) ranks higher here
+    ("AS 2H 3D JK 5C", "straight"),  # the Joker fills the wheel
+    ("QS KH AD 2C 3S", "high-card"),  # no wrap round
+    ("JK JK JK JK JK", "five-of-a-kind"),
+    ("2H 2H 3H 3H JK", "flush"),  # flush above full house in the Finnish order
+    ("5S 5H 5D 9C 9S", "full-house"),
+    ("TH JH QH KH AH", "straight-flush"),
+])
+def test_finnish_poker_categories(cards, category):
+    from tables.engine.cards import parse_cards
+    from tables.engine.poker import FINNISH, evaluate
+
+    assert evaluate(parse_cards(cards), FINNISH).category == category
+
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("main", "1e300"), ("main", 1e300), ("main", "1E+13"),
+])
+def test_huge_amounts_are_refused_as_invalid_input(field, value):
+    req = _base()
+    req["seats"][0]["wagers"][field] = value
+    with pytest.raises(ValueError) as exc:
+        verify_round(req)
+    assert getattr(exc.value, "field", None) == "seats[0].wagers.main"
+
+
+def test_a_pay_table_line_name_that_is_not_a_string_is_invalid_input():
+    req = _base()
+    req["pay_table"] = {"lines": [{"name": ["jo-jo"], "pays": {"odds": "1:1"}}]}
+    with pytest.raises(ValueError) as exc:
+        verify_round(req)
+    assert exc.value.field == "pay_table.lines[0].name"  # type: ignore[attr-defined]
+
+
+def test_a_rules_key_that_is_not_a_string_is_invalid_input():
+    req = _base()
+    req["rules"] = {0: 2}
+    with pytest.raises(ValueError):
+        verify_round(req)
