@@ -487,3 +487,10 @@ def test_custom_blackjack_and_side_bet_lines():
     s = seat(1, [hand("9S 7D")], wagers={"insurance": "5.00"})
     ans = verify_round(req(UNL, "AS KH", [s], pay_table=pay))
     assert lines_of(ans)[1] == side("insurance", "15.00")  # 3 x the table minimum 5.00
+
+
+def test_a_seat_that_did_not_play_may_also_be_given_with_empty_wagers_and_hands():
+    seats = [seat(1, [hand("TS 8D")]),
+             {"seat": 4, "wagers": {}, "hands": [], "behind": [{"wagers": {"main": "10.00", "insurance": "5.00"}}]}]
+    ans = verify_round(req(UNL, "9S 8H", seats))
+    assert lines_of(ans, 1) == [behind("10.00", "0.00"), behind("5.00", "0.00", bet="behind-insurance")]
