@@ -71,7 +71,7 @@ class Mishaps:
 
     mispay: float = 0.004  # a round paid wrongly
     approve_mismatch: float = 0.8  # of those, approved by a pit boss (the rest stay open if recent)
-    late_shuffle: float = 0.04  # a shoe dealt one or two rounds past its shuffle point
+    late_shuffle: float = 0.04  # a shoe dealt one or two rounds past its shuffle point (advantage-play risk)
     early_shuffle: float = 0.03  # a shoe shuffled before its shuffle point
     not_notified: float = 0.01  # a reshuffle not announced
 
@@ -354,6 +354,7 @@ class TableSim:
         self.shoe: Shoe | None = None
         self.deck: Deck | None = None
         self.stop_at = self.spec.shuffle_at
+        self.late_rounds = self.late_dealt = 0
 
     def flush(self) -> None:
         """Write the rows collected so far (parents first: their keys come back from the insert)."""
@@ -404,18 +405,33 @@ class TableSim:
         ))  # fmt: skip
         self.deck = Deck(spec.shuffled(rng))
         self.result.shoes += 1
-        # The dealer's mistake with this shoe, if any: dealt past the point, or shuffled well before it.
-        self.stop_at = spec.shuffle_at
-        if rng.random() < self.mishaps.late_shuffle:
-            self.stop_at = spec.shuffle_at + rng.randint(8, 14)  # a round or two after the cut card came out
-            self.result.late_shoes += 1
-        elif rng.random() < self.mishaps.early_shuffle:
-            self.stop_at = int(spec.shuffle_at * rng.uniform(0.3, 0.8))
+        if previous is not None and 0 < dealt < spec.shuffle_at:
             self.result.early_shoes += 1
+        # The dealer's mistake with this shoe, if any: a round or two dealt past the shuffle point, or
+        # a shuffle well before it.
+        self.late_rounds = rng.randint(1, 2) if rng.random() < self.mishaps.late_shuffle else 0
+        self.late_dealt = 0
+        self.stop_at = spec.shuffle_at
+        if not self.late_rounds and rng.random() < self.mishaps.early_shuffle:
+            self.stop_at = int(spec.shuffle_at * rng.uniform(0.3, 0.8))
+
+    def _shuffle_due(self) -> bool:
+        deck = self.deck
+        if deck is None or self.spec.size - deck.pos < 60 or deck.pos >= self.stop_at > 0 and \
+                self.stop_at < self.spec.shuffle_at:
+            return True
+        if deck.pos < self.spec.shuffle_at:
+            return False
+        if self.late_dealt < self.late_rounds:  # past the point, and the dealer deals on
+            if self.late_dealt == 0:
+                self.result.late_shoes += 1
+            self.late_dealt += 1
+            return False
+        return True
 
     def _round(self, at: datetime, step: timedelta, dealer: Any) -> None:
         rng, player, table = self.rng, self.player, self.table
-        if self.deck is None or self.deck.pos >= self.stop_at or self.spec.size - self.deck.pos < 60:
+        if self._shuffle_due():
             self._shuffle(at, dealer)
         deck, shoe = self.deck, self.shoe
         assert deck is not None and shoe is not None
