@@ -151,6 +151,12 @@ CELERY_TIMEZONE = TIME_ZONE
 # The beat schedule lives in the database, editable in the back office (django-celery-beat's admin).
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 
+# Theory shown in the back office (tables/theory.py): the Finnish 27 simulation of a pay-table
+# version (25 million rounds: about +-0.05% at 95% in a few seconds on two cores) and the strategy
+# of the player's free choices ("improved" or "rule-text").
+THEORY_SIMULATION_ROUNDS = env.int("THEORY_SIMULATION_ROUNDS", default=25_000_000)
+THEORY_STRATEGY = env.str("THEORY_STRATEGY", default="improved")
+
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="audit@casino.local")
 

@@ -9,7 +9,6 @@ django-simple-history's admin.
 from __future__ import annotations
 
 import json
-from decimal import Decimal
 from typing import Any
 
 from django import forms
@@ -20,10 +19,11 @@ from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
 
-from tables.engine.rulesets import PUBLISHED_RULES, rules_from_params
+from tables import admin_theory
+from tables.engine.rulesets import PUBLISHED_RULES
 
 from .models import Casino, Game, PayLine, PayTable, Pit, RuleSet, Table, TableStatus, VersionStatus
 from .models.config import PayLineKind, VersionedConfig, check_line_names, game_line_names
@@ -278,7 +278,7 @@ class RuleSetForm(forms.ModelForm):
 @admin.register(RuleSet)
 class RuleSetAdmin(VersionedAdmin):
     form = RuleSetForm
-    readonly_fields = (*VersionedAdmin.readonly_fields, "published_values")
+    readonly_fields = (*VersionedAdmin.readonly_fields, "published_values", "house_edge")
 
     def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, Any]:
         initial = super().get_changeform_initial_data(request)
@@ -296,6 +296,11 @@ class RuleSetAdmin(VersionedAdmin):
         if rules is None:
             return "-"
         return format_html("<pre>{}</pre>", json.dumps(rules.to_params(), indent=2))
+
+    @admin.display(description="house edge of the main wager")
+    def house_edge(self, obj: RuleSet | None) -> str:
+        # Blackjack: exact basic-strategy analysis; Finnish 27: the simulation of the latest published pay table.
+        return admin_theory.rule_set_edge_html(obj)
 
 
 class PayLineForm(forms.ModelForm):
@@ -406,45 +411,27 @@ class PayTableAdmin(VersionedAdmin):
 
     @admin.display(description="theoretical return to player / house edge")
     def theoretical_return(self, obj: PayTable | None) -> str:
-        if obj is None or obj.pk is None:
-            return "Save the pay table to compute its theoretical return."
-        try:
-            from tables.analysis import paytable_rtp  # type: ignore[attr-defined]
-        except ImportError:
-            return "not yet computed"
-        rule_set = obj.game.rule_sets.filter(status=VersionStatus.PUBLISHED).order_by("-published_at").first()
-        try:
-            rules = rule_set.rules() if rule_set is not None else rules_from_params(obj.game.slug, {})
-            result = paytable_rtp(obj.game.slug, obj.as_engine_json(), rules)
-        except Exception as exc:  # the analysis is advisory: show why it failed, never break the page
-            return f"not computed: {exc}"
-        return _format_rtp(result, rule_set)
+        # Exact lines at once; the simulated ones (Finnish 27) queued and polled by admin/theory.js.
+        return admin_theory.pay_table_theory_html(obj)
 
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        super().save_related(request, form, formsets, change)
+        # The lines are saved now: queue this version's simulation (after commit) before the page reloads.
+        admin_theory.theory_for(form.instance, admin_theory.default_rule_set(form.instance))
 
-def _pct(value: Any) -> str:
-    return f"{Decimal(str(value)) * 100:.4f}%"
+    def get_urls(self) -> list[Any]:
+        theory = path("<int:pk>/theory/", self.admin_site.admin_view(self.theory_view), name="tables_paytable_theory")
+        return [theory, *super().get_urls()]
 
+    def theory_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        """JSON: the theory of this version (polled while its simulation runs); POST retries a failure."""
+        obj = get_object_or_404(PayTable.objects.select_related("game"), pk=pk)
+        if not self.has_view_permission(request, obj):
+            raise PermissionDenied
+        return admin_theory.theory_json(request, obj, can_retry=request.user.has_perm("tables.add_paytable"))
 
-def _format_rtp(result: Any, rule_set: RuleSet | None) -> str:
-    """RTP and house edge from a fraction, or from a mapping of them (per bet, or with ``rtp``)."""
-    under = f" (under {rule_set})" if rule_set is not None else " (under the published rules)"
-    if result is None:
-        return "not yet computed"
-    if isinstance(result, int | float | Decimal):
-        return f"RTP {_pct(result)}, house edge {_pct(1 - Decimal(str(result)))}{under}"
-    if isinstance(result, dict):
-        rows = []
-        for key, value in result.items():
-            if isinstance(value, int | float | Decimal) and not isinstance(value, bool):
-                rows.append((key, _pct(value)))
-            elif isinstance(value, dict) and "rtp" in value:
-                rows.append((key, f"RTP {_pct(value['rtp'])}"))
-        if rows:
-            return format_html(
-                "<table>{}</table>{}",
-                format_html_join("", "<tr><th>{}</th><td>{}</td></tr>", rows),
-                under,
-            )
-    return f"{result}{under}"
+    class Media:
+        js = ("admin/theory.js",)
+
 
 from tables import admin_audit  # noqa: E402,F401  (audit pages: tables/admin_audit.py)

@@ -20,6 +20,7 @@ class Migration(migrations.Migration):
                 ('pay_table_hash', models.CharField(help_text="sha256 of the pay table's lines (engine JSON)", max_length=64)),
                 ('rules_hash', models.CharField(help_text='sha256 of the complete rule parameters', max_length=64)),
                 ('rules', models.JSONField(default=dict, help_text='the rule parameters simulated')),
+                ('pay_lines', models.JSONField(default=dict, help_text='the pay table simulated (engine JSON)')),
                 ('strategy', models.CharField(help_text="strategy for the player's free choices", max_length=20)),
                 ('rounds_requested', models.PositiveBigIntegerField()),
                 ('status', models.CharField(choices=[('pending', 'Pending'), ('running', 'Running'), ('done', 'Done'), ('failed', 'Failed')], default='pending', max_length=10)),

@@ -35,6 +35,9 @@ class TheoryResult(models.Model):
     pay_table_hash = models.CharField(max_length=64, help_text="sha256 of the pay table's lines (engine JSON)")
     rules_hash = models.CharField(max_length=64, help_text="sha256 of the complete rule parameters")
     rules = models.JSONField(default=dict, help_text="the rule parameters simulated")
+    # The lines as they were when the result was asked for: a draft may be saved again meanwhile,
+    # and the task must simulate the lines the hash names.
+    pay_lines = models.JSONField(default=dict, help_text="the pay table simulated (engine JSON)")
     strategy = models.CharField(max_length=20, help_text="strategy for the player's free choices")
     rounds_requested = models.PositiveBigIntegerField()
 

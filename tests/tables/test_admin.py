@@ -231,29 +231,13 @@ def test_new_draft_button_opens_the_next_version(games_manager) -> None:
     assert draft.lines.count() == pay_table.lines.count()
 
 
-def test_the_pay_table_page_says_not_yet_computed_without_the_analysis(games_manager, monkeypatch) -> None:
-    import tables.analysis
-
-    monkeypatch.delattr(tables.analysis, "paytable_rtp", raising=False)
+def test_the_pay_table_page_shows_the_theoretical_return(games_manager) -> None:
+    # The real analysis (tables.analysis.paytable_rtp through tables.theory): exact side bets and the
+    # computed main wager at once; more in tests/theory/.
     pay_table = PayTable.objects.get(game__slug="unlimited-blackjack", status=VersionStatus.PUBLISHED)
     page = _client(games_manager).get(_url(PayTable, "change", pay_table.pk)).content.decode()
-    assert "not yet computed" in page
-
-
-def test_the_pay_table_page_shows_the_theoretical_return(games_manager, monkeypatch) -> None:
-    import tables.analysis
-
-    seen: dict[str, Any] = {}
-
-    def fake_rtp(game_slug: str, pay_table_json: dict[str, Any], rules: Any) -> float:
-        seen.update(game=game_slug, lines=len(pay_table_json["lines"]), decks=rules.decks)
-        return 0.9587
-
-    monkeypatch.setattr(tables.analysis, "paytable_rtp", fake_rtp, raising=False)
-    pay_table = PayTable.objects.get(game__slug="unlimited-blackjack", status=VersionStatus.PUBLISHED)
-    page = _client(games_manager).get(_url(PayTable, "change", pay_table.pk)).content.decode()
-    assert "RTP 95.8700%" in page and "house edge 4.1300%" in page
-    assert seen == {"game": "unlimited-blackjack", "lines": 11, "decks": 8}
+    assert "95.9036%" in page  # Perfect Pairs 25/12/6, 8 decks: RTP 398/415
+    assert "house edge 0.2101%" in page  # main wager, total-dependent basic strategy
 
 
 @pytest.mark.parametrize("persona", ["games_manager", "pit_boss", "auditor"])

@@ -1,0 +1,102 @@
+"""The back office's theory display: RTP and house edge per line and in total, with a progress poll.
+
+``render_theory`` renders the block shown on a pay table's page (and returned as ``html`` by the
+JSON poll, so the page and the poll share one renderer); ``static/admin/theory.js`` polls
+``theory_json`` while the simulation runs and swaps the block in when it is done.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, JsonResponse
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
+
+from tables.models import PayTable, RuleSet, TheoryResult, TheoryStatus
+from tables.theory import default_rule_set, retry_theory, rule_set_house_edge, theory_for
+
+RUNNING = ("pending", "running")
+
+
+def pct(value: float | None, places: int = 4) -> str:
+    """A fraction as a percentage ("-" when unknown)."""
+    return "-" if value is None else f"{value * 100:.{places}f}%"
+
+
+def probability_text(value: float | None) -> str:
+    """A probability per round as a percentage with five significant digits, or "1 in N" when tiny."""
+    if value is None:
+        return "-"
+    if 0 < value < 1e-4:
+        return f"{value * 100:.3g}% (1 in {1 / value:,.0f})"
+    return f"{value * 100:.5g}%"
+
+
+def theory_url(pay_table: PayTable, rule_set: RuleSet | None) -> str:
+    """The JSON poll of a pay table's theory under a rule set."""
+    url = reverse("admin:tables_paytable_theory", args=[pay_table.pk])
+    return f"{url}?rule_set={rule_set.pk}" if rule_set is not None else url
+
+
+def render_theory(theory: dict[str, Any], pay_table: PayTable, rule_set: RuleSet | None) -> SafeString:
+    """The theory block of a pay table's page."""
+    lines = [{**line, "probability_text": probability_text(line["probability"]),
+              "contribution_text": pct(line["contribution"])} for line in theory["lines"]]
+    bets = [{"bet": bet, "rtp": pct(info.get("rtp")), "house_edge": pct(info.get("house_edge")),
+             "ci95": pct(info["ci95"], 3) if info.get("ci95") is not None else "",
+             "method": info.get("method", ""), "detail": info.get("detail", "")}
+            for bet, info in theory["bets"].items()]
+    sim = theory.get("simulation") or {}
+    context = {
+        "t": theory, "lines": lines, "bets": bets, "sim": sim,
+        "running": theory["status"] in RUNNING,
+        "progress_pct": f"{(sim.get('progress') or 0.0) * 100:.0f}",
+        "rtp": pct(theory["rtp"]), "house_edge": pct(theory["house_edge"]),
+        "ci95": pct(theory["ci95"], 3) if theory.get("ci95") is not None else "",
+        "rules_label": str(rule_set) if rule_set is not None else "the game's published rules",
+        "url": theory_url(pay_table, rule_set),
+    }
+    return mark_safe(render_to_string("admin/tables/theory_block.html", context))  # noqa: S308  (a template)
+
+
+def pay_table_theory_html(pay_table: PayTable | None) -> SafeString | str:
+    """The read-only "theoretical return" field of a pay table's page (queues the simulation if missing)."""
+    if pay_table is None or pay_table.pk is None:
+        return "Save the pay table to compute its theoretical return."
+    rule_set = default_rule_set(pay_table)
+    return render_theory(theory_for(pay_table, rule_set), pay_table, rule_set)
+
+
+def theory_json(request: HttpRequest, pay_table: PayTable, *, can_retry: bool) -> JsonResponse:
+    """GET: the theory (with ``html``) for the poll; POST: queue a failed simulation again."""
+    rule_set = None
+    if request.GET.get("rule_set"):
+        rule_set = RuleSet.objects.select_related("game").filter(pk=request.GET["rule_set"],
+                                                                 game_id=pay_table.game_id).first()
+        if rule_set is None:
+            return JsonResponse({"error": "rule_set: not a rule set of this pay table's game"}, status=400)
+    else:
+        rule_set = default_rule_set(pay_table)
+    if request.method == "POST":
+        if not can_retry:
+            raise PermissionDenied
+        failed = TheoryResult.objects.filter(pay_table=pay_table, status=TheoryStatus.FAILED)
+        for result in failed:
+            retry_theory(result)
+    theory = theory_for(pay_table, rule_set)
+    return JsonResponse({**theory, "html": str(render_theory(theory, pay_table, rule_set))})
+
+
+def rule_set_edge_html(rule_set: RuleSet | None) -> SafeString | str:
+    """The read-only "house edge" field of a rule set's page."""
+    if rule_set is None or rule_set.pk is None or rule_set.game_id is None:
+        return "Save the rule set to compute its house edge."
+    edge = rule_set_house_edge(rule_set)
+    context = {"e": edge, "rtp": pct(edge["rtp"]), "house_edge": pct(edge["house_edge"]),
+               "ci95": pct(edge["ci95"], 3) if edge.get("ci95") is not None else "",
+               "running": edge["status"] in RUNNING,
+               "progress_pct": f"{(edge.get('progress') or 0.0) * 100:.0f}"}
+    return mark_safe(render_to_string("admin/tables/rule_set_edge.html", context))  # noqa: S308  (a template)
