@@ -33,7 +33,12 @@
       body: JSON.stringify({alert: alert.id, decision: decision, reason: reason})
     }).then(function (r) { return r.json().then(function (b) { return [r.status, b]; }); })
       .then(function (res) {
-        if (res[0] === 200) { status.textContent = decision + "d"; li.classList.add("decided"); pollAlerts(); }
+        if (res[0] === 200) {
+          // Decided: let go of the focus (a focused alert is kept across redraws) and redraw.
+          if (document.activeElement && li.contains(document.activeElement)) { document.activeElement.blur(); }
+          if (li.parentNode) { li.parentNode.removeChild(li); }
+          pollAlerts();
+        }
         else { status.textContent = res[1].error || ("error " + res[0]); }
       }).catch(function () { status.textContent = "network error: try again"; });
   }
