@@ -225,7 +225,10 @@ def _enqueue_on_commit(result_id: int) -> None:
     def send() -> None:
         from tables.tasks_theory import compute_theory
 
-        compute_theory.delay(result_id)
+        try:
+            compute_theory.delay(result_id)
+        except Exception:  # noqa: BLE001  a broker outage must not break the page; the row is re-queued when stale
+            log.exception("could not queue theory result %s", result_id)
 
     transaction.on_commit(send)
 
