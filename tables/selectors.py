@@ -215,3 +215,11 @@ def round_trail(rnd: Round) -> QuerySet[AuditEvent]:
 def shoes_of(table: Table) -> QuerySet[Shoe]:
     """The shoes of a table, newest first."""
     return Shoe.objects.filter(table=table).order_by("-number")
+
+
+def seat_count(table: Table) -> int:
+    """How many seats the table's game has (the rule set's ``seats``; one for one-seat games)."""
+    params = table.rule_set.params or {}
+    if table.game.slug == "finnish-27":
+        return 1
+    return int(params.get("seats", 7 if table.game.slug == "unlimited-blackjack" else 3))

@@ -1,10 +1,17 @@
 """URL routes of the tables app (tablet API, dashboard pages)."""
 
+from django.contrib.auth.views import LogoutView
 from django.urls import include, path
 from django.views.generic import RedirectView
+
+from tables import views
 
 urlpatterns = [
     path("api/", include("tables.api.urls")),
     path("dashboard/", include("tables.dashboard_urls")),
+    path("tablet/", views.tablet_home, name="tablet-home"),
+    path("tablet/login/", views.TabletLoginView.as_view(), name="tablet-login"),
+    path("tablet/logout/", LogoutView.as_view(next_page="/tablet/login/"), name="tablet-logout"),
+    path("tablet/tables/<int:pk>/", views.tablet_table, name="tablet-table"),
     path("", RedirectView.as_view(url="/admin/", permanent=False)),
 ]

@@ -1,0 +1,497 @@
+/* Dealer tablet: a touch app over the tablet API (/api/...).
+ *
+ * The server holds the round; this page only shows it and sends commands.  Every command carries an
+ * Idempotency-Key and is kept in localStorage until the server answers, so a dropped network or a
+ * reload re-sends it and the server records it once.  Money is handled in integer cents.
+ */
+(function () {
+  "use strict";
+  const app = document.getElementById("app");
+  if (!app) return;
+  const TABLE = Number(app.dataset.table);
+  const GAME = app.dataset.game;
+  const SEATS = Number(app.dataset.seats);
+  const PIT = app.dataset.pitBoss === "1";
+  const USER = app.dataset.user;
+  const LIVE = app.dataset.live === "1";
+  const PENDING = "tablet-pending-" + TABLE;
+  const $ = (id) => document.getElementById(id);
+  const el = (tag, attrs = {}, ...kids) => {
+    const n = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) {
+      if (k === "class") n.className = v;
+      else if (k === "text") n.textContent = v;
+      else if (k.startsWith("on")) n.addEventListener(k.slice(2), v);
+      else if (v !== false && v !== null && v !== undefined) n.setAttribute(k, v === true ? "" : v);
+    }
+    for (const kid of kids) if (kid !== null && kid !== undefined) n.append(kid);
+    return n;
+  };
+
+  let table = null;
+  let round = null;
+  let pendingAction = null; // "hit" / "double": the action waits for its card
+  let pendingScan = null; // a low-confidence scan: the picked card refers to it
+  let rank = null;
+  let busy = false;
+  let payCents = {}; // "seat/kind" -> cents the dealer hands over
+  let approveReason = null;
+  const bets = {}; // seat -> {main, pp, t3, behind, doubleAlong, followSplit} in cents
+
+  // ---- money -------------------------------------------------------------------------------------
+  const cents = (s) => Math.round(Number(s) * 100);
+  const money = (c) => (c < 0 ? "-" : "") + (Math.abs(c) / 100).toFixed(2);
+
+  // ---- the API, with idempotent retries ------------------------------------------------------------
+  function csrf() {
+    const m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+    return m ? decodeURIComponent(m[1]) : "";
+  }
+  function newKey() {
+    return (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random()).slice(0, 100);
+  }
+  function setNet(online, text) {
+    const n = $("net");
+    n.textContent = text || (online ? "online" : "offline — retrying");
+    n.className = "net " + (online ? "ok" : "bad");
+  }
+  async function request(method, url, body, key) {
+    const headers = { "X-CSRFToken": csrf(), Accept: "application/json" };
+    let payload;
+    if (body instanceof FormData) payload = body;
+    else if (body !== undefined) {
+      headers["Content-Type"] = "application/json";
+      payload = JSON.stringify(body);
+    }
+    if (key) headers["Idempotency-Key"] = key;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const r = await fetch(url, { method, headers, body: payload, credentials: "same-origin" });
+        setNet(true);
+        const data = r.status === 204 ? null : await r.json().catch(() => ({ error: "unreadable answer" }));
+        return { ok: r.ok, status: r.status, data };
+      } catch (e) {
+        // Network down: wait and send the very same command again (same Idempotency-Key).
+        setNet(false);
+        await new Promise((res) => setTimeout(res, Math.min(500 * 2 ** attempt, 5000)));
+      }
+    }
+  }
+  async function command(url, body, { form } = {}) {
+    if (busy) return null;
+    busy = true;
+    showError(null);
+    const key = newKey();
+    if (!form) localStorage.setItem(PENDING, JSON.stringify({ url, body, key }));
+    try {
+      const r = await request("POST", url, form || body, key);
+      localStorage.removeItem(PENDING);
+      if (!r.ok) {
+        showError(r.data);
+        await refresh();
+        return null;
+      }
+      return r.data;
+    } finally {
+      busy = false;
+    }
+  }
+  async function resendPending() {
+    const raw = localStorage.getItem(PENDING);
+    if (!raw) return;
+    const { url, body, key } = JSON.parse(raw);
+    const r = await request("POST", url, body, key);
+    localStorage.removeItem(PENDING);
+    if (!r.ok && r.status !== 409) showError(r.data);
+  }
+
+  function showError(data) {
+    const box = $("error");
+    if (!data) {
+      box.hidden = true;
+      return;
+    }
+    box.hidden = false;
+    box.textContent = (data.field ? data.field + ": " : "") + (data.error || JSON.stringify(data)) +
+      (data.rule ? " [" + data.rule + "]" : "");
+  }
+  function toast(text) {
+    const t = $("toast");
+    t.textContent = text;
+    t.hidden = false;
+    clearTimeout(toast.timer);
+    toast.timer = setTimeout(() => (t.hidden = true), 4000);
+  }
+
+  // ---- loading -------------------------------------------------------------------------------------
+  async function refresh() {
+    const t = await request("GET", `/api/tables/${TABLE}/`);
+    if (!t.ok) return showError(t.data);
+    table = t.data;
+    if (table.round) {
+      const r = await request("GET", `/api/rounds/${table.round}/`);
+      round = r.ok ? r.data : null;
+    } else if (round && !["closed", "cancelled"].includes(round.state)) {
+      const r = await request("GET", `/api/rounds/${round.id}/`);
+      round = r.ok ? r.data : null;
+    }
+    render();
+  }
+
+  // ---- rendering -----------------------------------------------------------------------------------
+  function render() {
+    renderShoe();
+    const inPlay = round && ["in_play", "paused", "settled", "mismatch"].includes(round.state);
+    $("new-round").hidden = !LIVE || inPlay || table.dealer === null || !table.shoe;
+    $("round").hidden = !round;
+    if (!inPlay && LIVE) renderNewRound();
+    if (round) renderRound();
+  }
+
+  function renderShoe() {
+    const s = table.shoe;
+    const mine = table.dealer === USER;
+    $("btn-take").hidden = mine || (table.dealer !== null && !PIT);
+    $("btn-take").textContent = table.dealer ? `Take over from ${table.dealer}` : "Take this table";
+    const inPlay = round && ["in_play", "paused"].includes(round.state);
+    $("btn-shuffle").disabled = !!inPlay || table.dealer === null;
+    if (!s) {
+      $("shoe-text").textContent = "No shoe yet: shuffle to start";
+      $("shuffle-due").hidden = true;
+      $("shoe-fill").style.width = "0";
+      return;
+    }
+    $("shoe-fill").style.width = (100 * s.cards_dealt / s.size).toFixed(1) + "%";
+    $("shoe-cut").style.left = (100 * s.shuffle_at / s.size).toFixed(1) + "%";
+    $("shoe-text").textContent =
+      `Shoe ${s.number}: ${s.cards_dealt} of ${s.size} dealt (${Math.round(100 * s.penetration)}%), shuffle at ${s.shuffle_at}`;
+    $("shuffle-due").hidden = !s.shuffle_due;
+  }
+
+  function chipRow(seat, field, values, label) {
+    const b = bets[seat];
+    return el("div", { class: "chip-row" },
+      el("span", { class: "label", text: label }),
+      el("span", { class: "amount", "data-amount": `${seat}-${field}`, text: money(b[field] || 0) }),
+      ...[...new Set(values)].map((v) => el("button", {
+        class: "chip", type: "button", text: "+" + money(v).replace(/\.00$/, ""), "data-chip": `${seat}-${field}-${v}`,
+        onclick: () => { b[field] = (b[field] || 0) + v; renderNewRound(); },
+      })),
+      el("button", { class: "chip clear", type: "button", text: "×", "aria-label": `clear ${label}`,
+        onclick: () => { b[field] = 0; renderNewRound(); } }));
+  }
+
+  function renderNewRound() {
+    const box = $("seat-editors");
+    box.replaceChildren();
+    const min = cents(table.min_bet);
+    for (let n = 1; n <= SEATS; n++) {
+      bets[n] = bets[n] || { main: 0, pp: 0, t3: 0, behind: 0, doubleAlong: true, followSplit: "both" };
+      const b = bets[n];
+      const kids = [el("h3", { text: `Seat ${n}` }), chipRow(n, "main", [min, 500, 2500, 10000], "Main")];
+      if (GAME === "unlimited-blackjack") {
+        kids.push(chipRow(n, "pp", [500, 2500], "Perfect Pairs"), chipRow(n, "t3", [500, 2500], "21+3"),
+          chipRow(n, "behind", [min, 2500], "Bet behind"));
+        if (b.behind) {
+          kids.push(el("div", { class: "chip-row" },
+            el("button", { class: "toggle" + (b.doubleAlong ? " on" : ""), type: "button",
+              text: "Double along: " + (b.doubleAlong ? "yes" : "no"),
+              onclick: () => { b.doubleAlong = !b.doubleAlong; renderNewRound(); } }),
+            el("button", { class: "toggle on", type: "button", text: "Follow split: " + b.followSplit,
+              onclick: () => { b.followSplit = b.followSplit === "both" ? "first" : "both"; renderNewRound(); } })));
+        }
+      }
+      box.append(el("div", { class: "seat-editor" + (b.main ? " active" : ""), "data-seat": n }, ...kids));
+    }
+  }
+
+  function seatsPayload() {
+    const seats = [];
+    for (const [n, b] of Object.entries(bets)) {
+      if (!b.main) continue;
+      const wagers = { main: money(b.main) };
+      if (b.pp) wagers["perfect-pairs"] = money(b.pp);
+      if (b.t3) wagers["21+3"] = money(b.t3);
+      const seat = { seat: Number(n), wagers };
+      if (b.behind) seat.behind = [{ wagers: { main: money(b.behind) }, double_along: b.doubleAlong, follow_split: b.followSplit }];
+      seats.push(seat);
+    }
+    return seats;
+  }
+
+  function cardChip(c) {
+    const red = /[HD]$/.test(c.code);
+    const title = c.source === "scan" ? `scanned, ${Math.round(100 * (c.confidence || 0))}%` : "entered";
+    return el("span", { class: "playing-card" + (red ? " red" : "") + (c.corrected_from ? " corrected" : ""),
+      title: title + (c.corrected_from ? `, corrected from ${c.corrected_from}` : ""), "data-code": c.code },
+      pretty(c.code),
+      c.image ? el("img", { src: c.image, alt: "", class: "thumb" }) : null);
+  }
+  function pretty(code) {
+    if (code === "JK") return "🃏";
+    const suit = { S: "♠", H: "♥", D: "♦", C: "♣" }[code.slice(-1)];
+    return code.slice(0, -1).replace("T", "10") + suit;
+  }
+
+  function renderRound() {
+    const r = round;
+    $("round-title").textContent = `Round ${r.number}`;
+    $("round-state").textContent = r.state_label;
+    $("round-state").dataset.state = r.state;
+    const n = r.next || {};
+    const playing = r.state === "in_play";
+    $("btn-pause").hidden = !playing;
+    $("btn-resume").hidden = r.state !== "paused";
+    $("btn-cancel").hidden = !["in_play", "paused"].includes(r.state);
+    let text = n.reason || "";
+    if (n.actor && playing) text = `${n.actor}: ${text}`;
+    if (n.forced && playing) text += ` — must ${n.forced}`;
+    if (pendingAction) text = `Deal the card for the ${pendingAction} (${n.actor})`;
+    $("prompt").textContent = r.state === "paused" ? "Round paused: resume to continue" : text;
+    $("prompt").dataset.needs = playing ? n.needs : r.state;
+    $("hint").hidden = !n.hint;
+    $("hint").textContent = n.hint ? `Hint: ${n.hint}` : "";
+
+    // Hands: cards grouped by who received them, wagers per seat.
+    const groups = {};
+    for (const c of r.cards) (groups[c.to.split("/behind")[0]] = groups[c.to.split("/behind")[0]] || []).push(c);
+    const hands = $("hands");
+    hands.replaceChildren();
+    const dealerKey = "dealer";
+    hands.append(el("div", { class: "hand dealer", "data-hand": dealerKey }, el("h4", { text: "Dealer" }),
+      ...(groups[dealerKey] || []).map(cardChip)));
+    for (const s of r.seats) {
+      const keys = Object.keys(groups).filter((k) => k === `seat:${s.seat}` || k.startsWith(`seat:${s.seat}/`) || (k === "player"));
+      const w = Object.entries(s.wagers).map(([k, v]) => `${k} ${v}`).join(" · ");
+      const behind = (s.behind || []).map((b) => `behind ${b.wagers.main}`).join(" · ");
+      hands.append(el("div", { class: "hand seat", "data-hand": `seat:${s.seat}` },
+        el("h4", { text: `Seat ${s.seat}` }), el("div", { class: "wagers", text: w + (behind ? " · " + behind : "") }),
+        ...keys.map((k) => el("div", { class: "sub", "data-sub": k }, ...groups[k].map(cardChip)))));
+    }
+
+    // Allowed actions (the engine's can_*), the forced one marked.
+    const actions = $("actions");
+    actions.replaceChildren();
+    if (playing && n.needs === "decision" && !pendingAction) {
+      for (const a of n.allowed || []) {
+        actions.append(el("button", { class: "btn big action" + (n.forced === a ? " forced" : ""), "data-action": a,
+          text: a + (n.forced === a ? " (forced)" : ""), onclick: () => decide(a) }));
+      }
+    }
+    if (playing && n.needs === "settle") {
+      actions.append(el("button", { class: "btn primary big", id: "btn-settle", text: "Settle", onclick: settle }));
+    }
+    if (pendingAction) {
+      actions.append(el("button", { class: "btn ghost", text: "Back", onclick: () => { pendingAction = null; render(); } }));
+    }
+    $("capture").hidden = !(playing && (n.needs === "card" || pendingAction));
+    renderPicker();
+    renderSettlement();
+  }
+
+  function renderPicker() {
+    const ranks = $("ranks");
+    const suits = $("suits");
+    ranks.replaceChildren();
+    suits.replaceChildren();
+    const rs = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
+    for (const x of rs) {
+      ranks.append(el("button", { class: "pick rank" + (rank === x ? " on" : ""), type: "button", "data-rank": x,
+        text: x === "T" ? "10" : x, onclick: () => { rank = x; renderPicker(); } }));
+    }
+    if (GAME === "finnish-27") {
+      ranks.append(el("button", { class: "pick rank", type: "button", "data-rank": "JK", text: "Joker",
+        onclick: () => sendCard("JK") }));
+    }
+    for (const [s, sym] of [["S", "♠"], ["H", "♥"], ["D", "♦"], ["C", "♣"]]) {
+      suits.append(el("button", { class: "pick suit" + (/[HD]/.test(s) ? " red" : ""), type: "button", "data-suit": s,
+        text: sym, disabled: rank === null, onclick: () => sendCard(rank + s) }));
+    }
+  }
+
+  function renderSettlement() {
+    const r = round;
+    const shown = ["settled", "mismatch", "closed", "cancelled"].includes(r.state);
+    $("settlement").hidden = !shown;
+    if (!shown) return;
+    $("lines").replaceChildren(...r.settlement.map((ln) => el("tr", { "data-bet": `${ln.seat}/${ln.bet}` },
+      el("td", { text: ln.seat }), el("td", { text: ln.bet + (ln.hand !== null && ln.hand !== undefined ? ` (hand ${ln.hand + 1})` : "") +
+        (ln.behind !== null && ln.behind !== undefined ? " (behind)" : "") }),
+      el("td", { text: ln.wager }), el("td", { text: ln.result }),
+      el("td", { class: cents(ln.net) > 0 ? "win" : cents(ln.net) < 0 ? "lose" : "", text: ln.net }),
+      el("td", { class: "detail", text: ln.detail }))));
+    const flag = $("approval-flag");
+    flag.hidden = !r.approval_required;
+    flag.textContent = r.approval_required ? `Pit-boss approval needed before paying: ${r.approval_reason}` : "";
+
+    // What the dealer hands over: one counter per seat and bet kind, starting at what is due.
+    const pay = $("pay");
+    pay.replaceChildren();
+    const payable = ["settled", "mismatch"].includes(r.state);
+    if (payable) {
+      pay.append(el("h3", { text: "Paid to the players" }));
+      for (const [seat, kinds] of Object.entries(r.due)) {
+        for (const [kind, due] of Object.entries(kinds)) {
+          const k = `${seat}/${kind}`;
+          if (!(k in payCents)) payCents[k] = r.paid[seat] && r.paid[seat][kind] ? cents(r.paid[seat][kind]) : cents(due);
+          pay.append(el("div", { class: "pay-row", "data-pay": k },
+            el("span", { class: "label", text: `Seat ${seat} ${kind} (due ${due})` }),
+            ...[-10000, -1000, -100].map((d) => el("button", { class: "chip", type: "button", text: money(d),
+              onclick: () => { payCents[k] = Math.max(0, payCents[k] + d); renderSettlement(); } })),
+            el("span", { class: "amount", "data-paid": k, text: money(payCents[k]) }),
+            ...[100, 1000, 10000].map((d) => el("button", { class: "chip", type: "button", text: "+" + money(d),
+              onclick: () => { payCents[k] += d; renderSettlement(); } })),
+            el("button", { class: "chip", type: "button", text: "= due", onclick: () => { payCents[k] = cents(due); renderSettlement(); } })));
+        }
+      }
+      if (!Object.keys(r.due).length) pay.append(el("p", { text: "Nothing to pay: the house collects every bet." }));
+      pay.append(el("button", { class: "btn primary big", id: "btn-paid", text: "Confirm paid", disabled: r.approval_required,
+        onclick: confirmPaid }));
+    } else if (r.state === "closed") {
+      pay.append(el("p", { class: "flag ok", id: "closed-flag", text: "Round closed: paid as due" +
+        (r.approvals.length ? ` (approved by ${r.approvals.map((a) => a.approved_by).join(", ")})` : "") }));
+      pay.append(el("button", { class: "btn primary big", id: "btn-next", text: "Next round", onclick: () => { round = null; payCents = {}; refresh(); } }));
+    }
+    const mm = $("mismatch");
+    mm.hidden = r.state !== "mismatch";
+    mm.textContent = r.discrepancies.map((d) => `Seat ${d.seat} ${d.bet}: paid ${d.paid}, due ${d.due} (difference ${d.difference})`).join("; ") +
+      (r.state === "mismatch" ? " — the round stays open until the difference is paid or a pit boss approves." : "");
+
+    const ap = $("approve");
+    const needs = r.state === "mismatch" || (r.state === "settled" && r.approval_required);
+    ap.hidden = !(PIT && needs);
+    const reasons = $("reasons");
+    reasons.replaceChildren();
+    for (const text of ["verified on camera", "player accepted the amount", "chip shortage, difference paid later"]) {
+      reasons.append(el("button", { class: "toggle" + (approveReason === text ? " on" : ""), type: "button", text,
+        "data-reason": text, onclick: () => { approveReason = text; renderSettlement(); } }));
+    }
+    $("btn-approve").disabled = !approveReason;
+  }
+
+  // ---- commands ------------------------------------------------------------------------------------
+  async function take() {
+    if (await command(`/api/tables/${TABLE}/open/`, {})) await refresh();
+  }
+  async function shuffle() {
+    if (await command(`/api/tables/${TABLE}/shuffle/`, { reason: "shuffle point reached" })) {
+      toast("Shoe shuffled: tell the players of the reshuffle");
+      await refresh();
+    }
+  }
+  async function openRound() {
+    const seats = seatsPayload();
+    if (!seats.length) return showError({ error: "place a main bet on at least one seat" });
+    const r = await command(`/api/tables/${TABLE}/rounds/`, { seats });
+    if (r) {
+      round = r;
+      payCents = {};
+      for (const k of Object.keys(bets)) delete bets[k];
+      await refresh();
+    }
+  }
+  async function decide(action) {
+    if ((GAME === "unlimited-blackjack" || GAME === "mini-blackjack") && (action === "hit" || action === "double")) {
+      pendingAction = action; // the card comes with it
+      return render();
+    }
+    const r = await command(`/api/rounds/${round.id}/decisions/`, { action, version: round.version });
+    if (r) { round = r; render(); }
+  }
+  async function sendCard(code) {
+    rank = null;
+    let r;
+    if (pendingAction) {
+      r = await command(`/api/rounds/${round.id}/decisions/`, { action: pendingAction, card: code, version: round.version });
+      pendingAction = null;
+    } else {
+      const body = { code, version: round.version };
+      if (pendingScan) body.scan = pendingScan.scan;
+      r = await command(`/api/rounds/${round.id}/cards/`, body);
+    }
+    pendingScan = null;
+    $("scan-confirm").hidden = true;
+    if (r) round = r;
+    render();
+  }
+  async function scan(file) {
+    const form = new FormData();
+    form.append("image", file);
+    const r = await command(`/api/rounds/${round.id}/scans/`, null, { form });
+    $("scan-input").value = "";
+    if (!r) return;
+    round = r.round;
+    const box = $("scan-confirm");
+    if (r.needs_confirmation) {
+      pendingScan = r;
+      box.hidden = false;
+      box.replaceChildren(el("p", { text: r.candidates.length ? "Low confidence: confirm the card or pick it below" :
+        "No card recognised: pick it below" }),
+        ...r.candidates.map((c) => el("button", { class: "btn big", "data-confirm": c.code,
+          text: `${pretty(c.code)} (${Math.round(100 * c.confidence)}%)`, onclick: () => sendCard(c.code) })));
+    } else {
+      box.hidden = true;
+      toast("Read " + r.recorded.map(pretty).join(" ") + " (" +
+        r.candidates.map((c) => Math.round(100 * c.confidence) + "%").join(", ") + ")");
+    }
+    render();
+  }
+  async function settle() {
+    const r = await command(`/api/rounds/${round.id}/settle/`, { version: round.version });
+    if (r) { round = r; payCents = {}; render(); }
+  }
+  async function confirmPaid() {
+    const paid = {};
+    for (const [k, c] of Object.entries(payCents)) {
+      const [seat, kind] = k.split("/");
+      (paid[seat] = paid[seat] || {})[kind] = money(c);
+    }
+    const r = await command(`/api/rounds/${round.id}/paid/`, { paid, version: round.version });
+    if (r) { round = r; render(); }
+  }
+  async function approve() {
+    const r = await command(`/api/rounds/${round.id}/approve/`, { reason: approveReason, version: round.version });
+    if (r) { round = r; approveReason = null; render(); }
+  }
+  async function simple(cmd, body = {}) {
+    const r = await command(`/api/rounds/${round.id}/${cmd}/`, { ...body, version: round.version });
+    if (r) { round = r; render(); }
+  }
+  async function recall() {
+    const r = await request("GET", `/api/tables/${TABLE}/recall/`);
+    if (!r.ok) return showError(r.data);
+    $("recall-list").replaceChildren(...r.data.map((x) => el("div", { class: "recall" },
+      el("h4", { text: `Round ${x.number} · ${x.state_label} · ${x.opened_at.slice(0, 16).replace("T", " ")}` }),
+      el("div", {}, ...x.cards.map(cardChip)),
+      el("div", { text: x.decisions.map((d) => `${d.actor} ${d.action}`).join(", ") }),
+      el("div", { text: x.settlement.map((l) => `seat ${l.seat} ${l.bet} ${l.result} ${l.net}`).join("; ") }),
+      el("div", { text: x.payments.filter((p) => !p.superseded).map((p) => `paid seat ${p.seat} ${p.kind} ${p.amount}`).join("; ") }),
+      x.approvals.length ? el("div", { text: "approved: " + x.approvals.map((a) => `${a.kind} by ${a.approved_by} (${a.reason})`).join("; ") }) : null,
+      x.cards.some((c) => c.corrected_from) ? el("div", { text: "corrections: " + x.cards.filter((c) => c.corrected_from)
+        .map((c) => `${c.corrected_from}→${c.code} by ${c.corrected_by}`).join("; ") }) : null)));
+    $("recall-dialog").showModal();
+  }
+
+  app.addEventListener("click", (ev) => {
+    const b = ev.target.closest("[data-cmd],[data-cancel-reason]");
+    if (!b) return;
+    if (b.dataset.cancelReason) {
+      $("cancel-dialog").close();
+      return simple("cancel", { reason: b.dataset.cancelReason });
+    }
+    ({
+      shuffle, take, open: openRound, recall, approve,
+      pause: () => simple("pause", { reason: "paused at the table" }),
+      resume: () => simple("resume"),
+      "cancel-ask": () => $("cancel-dialog").showModal(),
+      "cancel-close": () => $("cancel-dialog").close(),
+      "recall-close": () => $("recall-dialog").close(),
+    })[b.dataset.cmd]();
+  });
+  $("scan-input").addEventListener("change", (ev) => ev.target.files[0] && scan(ev.target.files[0]));
+  window.addEventListener("online", () => refresh());
+
+  resendPending().then(refresh);
+  // Another device (the pit boss) may change the round: keep the view current.
+  setInterval(() => { if (!busy && !document.hidden) refresh(); }, 3000);
+})();

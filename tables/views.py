@@ -1,0 +1,64 @@
+"""The dealer tablet pages: sign in, pick a table, and the table page (a touch app over the tablet API).
+
+The pages are thin: the table page is a shell whose script (static/tablet/tablet.js) reads and
+writes everything through ``/api/`` with the session cookie, so the tablet and any other client
+go through the same services, checks and audit trail.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse_lazy
+from django.views.decorators.csrf import ensure_csrf_cookie
+
+from tables import selectors, services
+from tables.models import Table
+
+LOGIN_URL = reverse_lazy("tablet-login")
+LIVE_GAMES = ("finnish-27", "unlimited-blackjack", "mini-blackjack")
+
+
+class TabletLoginView(auth_views.LoginView):
+    """Sign in on the tablet."""
+
+    template_name = "tablet/login.html"
+    redirect_authenticated_user = True
+
+    def get_default_redirect_url(self) -> str:
+        return str(reverse_lazy("tablet-home"))
+
+
+def _context(request: HttpRequest) -> dict[str, Any]:
+    roles = services.roles_of(request.user)
+    return {"roles": sorted(roles), "is_pit_boss": services.is_pit_boss(request.user)}
+
+
+@login_required(login_url=LOGIN_URL)
+def tablet_home(request: HttpRequest) -> HttpResponse:
+    """Pick a table: every table with its game, limits, who holds it and whether a round is open."""
+    try:
+        tables = [selectors.table_document(t) for t in selectors.table_list(user=request.user)]
+    except PermissionDenied:
+        return render(request, "tablet/no_role.html", status=403)
+    return render(request, "tablet/home.html", {"tables": tables, "live_games": LIVE_GAMES, **_context(request)})
+
+
+@ensure_csrf_cookie
+@login_required(login_url=LOGIN_URL)
+def tablet_table(request: HttpRequest, pk: int) -> HttpResponse:
+    """The table page: the live round, driven by the tablet API (survives reloads: state is on the server)."""
+    try:
+        selectors.check_can_read(request.user)
+    except PermissionDenied:
+        return render(request, "tablet/no_role.html", status=403)
+    table = get_object_or_404(Table.objects.select_related("game", "pit", "rule_set"), pk=pk)
+    return render(request, "tablet/table.html", {
+        "table": table, "live": table.game.slug in LIVE_GAMES, "seats": selectors.seat_count(table),
+        "username": request.user.get_username(), **_context(request),
+    })  # fmt: skip

@@ -1,0 +1,214 @@
+"""The dealer tablet in a real browser (Playwright driving the system Chromium, headless, 1280x800).
+
+Card recognition here is a stand-in keyed by the image's pixels (``fake_recognise``): these tests pin
+the tablet's scan flow — upload, stored image and hash, confidence shown, low-confidence
+confirmation — while ``vision`` itself is tested in tests/vision.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tables.models import Round, RoundCard, RoundState, Scan
+from tests.factories import PASSWORD
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]  # fmt: skip
+CODES = [r + s for r in "A23456789TJQK" for s in "SHDC"] + ["JK"]
+
+
+def card_image(code: str, confidence: int = 97) -> bytes:
+    """A PNG whose first pixel encodes the card (B = index, G = confidence %)."""
+    import cv2
+    import numpy as np
+
+    img = np.full((120, 90, 3), 255, dtype=np.uint8)
+    img[0, 0] = (CODES.index(code), confidence, 0)
+    ok, buf = cv2.imencode(".png", img)
+    assert ok
+    return bytes(buf)
+
+
+def fake_recognise(image: Any) -> list[dict[str, Any]]:
+    b, g, _ = (int(v) for v in image[0, 0])
+    return [{"code": CODES[b], "confidence": g / 100, "corners": [[0, 0], [89, 0], [89, 119], [0, 119]]}]
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("no system Chromium (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def sign_in(browser: Any, live_server: Any, user: Any) -> Any:
+    user.set_password(PASSWORD)  # the demo casino may have made this user with its own password
+    user.save()
+    username = user.username
+    page = browser.new_context(viewport={"width": 1280, "height": 800}, has_touch=True).new_page()
+    page.set_default_timeout(10_000)
+    page.goto(f"{live_server.url}/tablet/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/tablet/")
+    return page
+
+
+def scan(page: Any, tmp_path: Path, code: str, confidence: int = 97) -> None:
+    before = page.locator(".playing-card").count()
+    f = tmp_path / f"{code}-{confidence}-{before}.png"
+    f.write_bytes(card_image(code, confidence))
+    page.set_input_files("#scan-input", str(f))
+    if confidence >= 85:
+        page.wait_for_function(f"document.querySelectorAll('.hands .playing-card').length > {before}")
+
+
+def pick(page: Any, code: str) -> None:
+    before = page.locator(".hands .playing-card").count()
+    page.click(f"[data-rank='{code[0]}']")
+    page.click(f"[data-suit='{code[1]}']")
+    page.wait_for_function(f"document.querySelectorAll('.hands .playing-card').length > {before}")
+
+
+def needs(page: Any, what: str) -> None:
+    page.wait_for_selector(f"#prompt[data-needs='{what}']")
+
+
+def test_a_dealer_plays_a_finnish_27_round_from_scans_and_the_999_bonus_waits_for_the_pit_boss(
+    browser, live_server, demo_casino, dealer, pit_boss, monkeypatch, tmp_path
+):
+    from tables import services
+
+    monkeypatch.setattr(services, "recognise", fake_recognise)
+    table = demo_casino.tables["finnish-27"]
+    page = sign_in(browser, live_server, dealer)
+    page.click(f"[data-table='{table.pk}']")
+    page.click("#btn-take")
+    page.wait_for_selector("#btn-take", state="hidden")
+    page.click("#btn-shuffle")
+    page.wait_for_selector("#toast:has-text('reshuffle')")
+    page.click("[data-chip='1-main-1000']")
+    page.click("#btn-open")
+    needs(page, "card")
+    for code in ["9S", "9C", "9H", "9D"]:
+        scan(page, tmp_path, code)
+    needs(page, "decision")
+    assert "must hit" in page.inner_text("#prompt")
+    page.click("[data-action='hit']")
+    needs(page, "card")
+    scan(page, tmp_path, "9D", confidence=55)  # low confidence: the dealer confirms
+    page.click("[data-confirm='9D']")
+    needs(page, "decision")
+    page.click("[data-action='stand']")
+    needs(page, "settle")
+    page.click("#btn-settle")
+    page.wait_for_selector("[data-bet='1/bonus']")
+    assert "9990.00" in page.inner_text("[data-bet='1/bonus']")
+    assert page.is_visible("#approval-flag")
+    assert page.is_disabled("#btn-paid")
+
+    boss = sign_in(browser, live_server, pit_boss)
+    boss.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    boss.click("[data-reason='verified on camera']")
+    boss.click("#btn-approve")
+    boss.wait_for_selector("#approval-flag", state="hidden")
+
+    page.wait_for_selector("#btn-paid:not([disabled])")  # the tablet polls and sees the approval
+    page.click("#btn-paid")
+    page.wait_for_selector("#closed-flag")
+    rnd = Round.objects.get(table=table)
+    assert rnd.state == RoundState.CLOSED
+    assert rnd.paid == {"1": {"main": "10.00", "bonus": "9990.00"}}
+    cards = list(RoundCard.objects.filter(round=rnd).order_by("seq"))
+    assert [c.code for c in cards] == ["9S", "9C", "9H", "9D", "9D"]
+    assert all(c.source == "scan" and len(c.image_sha256) == 64 for c in cards)
+    assert cards[-1].confidence == pytest.approx(0.55)
+    assert Scan.objects.filter(round=rnd).count() == 5
+
+
+def test_a_blackjack_round_with_two_seats_a_split_a_bet_behind_and_a_mismatch_blocked_until_approved(
+    browser, live_server, demo_casino, dealer, pit_boss
+):
+    table = demo_casino.tables["unlimited-blackjack"]
+    page = sign_in(browser, live_server, dealer)
+    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    page.click("#btn-take")
+    page.click("#btn-shuffle")
+    page.wait_for_selector("#toast:has-text('reshuffle')")
+    page.click("[data-chip='3-main-500']")
+    page.click("[data-chip='3-main-500']")
+    page.click("[data-chip='3-pp-500']")
+    page.click("[data-chip='3-behind-500']")
+    page.click("[data-chip='5-main-500']")
+    page.click("[data-chip='5-main-500']")
+    page.click("#btn-open")
+    needs(page, "card")
+    for code in ["8S", "7D", "6H", "8H", "TD", "TC"]:
+        pick(page, code)
+    needs(page, "decision")
+    page.click("[data-action='split']")
+    needs(page, "card")
+    pick(page, "3D")
+    page.click("[data-action='hit']")
+    pick(page, "QC")
+    page.click("[data-action='stand']")
+    pick(page, "9C")
+    page.click("[data-action='stand']")
+    page.wait_for_selector("#prompt:has-text('seat:5')")
+    page.click("[data-action='stand']")
+    pick(page, "9S")
+    needs(page, "settle")
+    page.click("#btn-settle")
+    page.wait_for_selector("[data-bet='3/perfect-pairs']")
+    assert "30.00" in page.inner_text("[data-bet='3/perfect-pairs']")
+    # The dealer hands over 5.00 too little on the Perfect Pairs.
+    minus_one = page.locator("[data-pay='3/perfect-pairs']").get_by_role("button", name="-1.00", exact=True)
+    for _ in range(5):
+        minus_one.click()
+    assert page.inner_text("[data-paid='3/perfect-pairs']") == "25.00"
+    page.click("#btn-paid")
+    page.wait_for_selector("#mismatch:has-text('due 30.00')")
+    assert Round.objects.get(table=table).state == RoundState.MISMATCH
+    assert page.locator("#btn-next").count() == 0  # blocked: no next round
+
+    boss = sign_in(browser, live_server, pit_boss)
+    boss.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    boss.click("[data-reason='player accepted the amount']")
+    boss.click("#btn-approve")
+    page.wait_for_selector("#closed-flag")
+    rnd = Round.objects.get(table=table)
+    assert rnd.state == RoundState.CLOSED
+    assert rnd.approvals.get().approved_by == pit_boss
+
+
+def test_the_round_survives_a_reload(browser, live_server, demo_casino, dealer):
+    table = demo_casino.tables["mini-blackjack"]
+    page = sign_in(browser, live_server, dealer)
+    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    page.click("#btn-take")
+    page.click("#btn-shuffle")
+    page.wait_for_selector("#toast:has-text('reshuffle')")
+    page.click("[data-chip='1-main-500']")
+    page.click("#btn-open")
+    for code in ["TS", "6D", "7H", "9C"]:
+        pick(page, code)
+    needs(page, "decision")
+    page.reload()
+    needs(page, "decision")
+    assert page.locator(".hands .playing-card").count() == 4
+    assert page.is_visible("#hint")  # Mini Blackjack hints
