@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, JsonResponse
 from django.template.loader import render_to_string
@@ -100,3 +101,20 @@ def rule_set_edge_html(rule_set: RuleSet | None) -> SafeString | str:
                "running": edge["status"] in RUNNING,
                "progress_pct": f"{(edge.get('progress') or 0.0) * 100:.0f}"}
     return mark_safe(render_to_string("admin/tables/rule_set_edge.html", context))  # noqa: S308  (a template)
+
+
+@admin.register(TheoryResult)
+class TheoryResultAdmin(admin.ModelAdmin):
+    """The cached simulations, read-only: written by the theory task only."""
+
+    list_display = ("pay_table", "rule_set", "strategy", "status", "progress", "house_edge", "ci95", "rounds",
+                    "computed_at")
+    list_filter = ("status", "game", "strategy")
+    list_select_related = ("pay_table__game", "rule_set__game")
+    readonly_fields = ("error",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -157,3 +157,12 @@ def test_a_player_versus_player_rule_set_has_no_house_edge(games_manager) -> Non
     rule_set = RuleSet.objects.get(game__slug="contract-rummy", status=VersionStatus.PUBLISHED)
     page = _client(games_manager).get(_change_url(rule_set)).content.decode()
     assert "the house takes no side" in page
+
+
+def test_the_cached_results_are_listed_read_only(auditor, games_manager) -> None:
+    theory_for(f27_table())
+    compute_theory(TheoryResult.objects.get().pk)
+    url = reverse("admin:tables_theoryresult_changelist")
+    page = _client(auditor).get(url)
+    assert page.status_code == 200 and b"rule-text" in page.content
+    assert _client(games_manager).get(reverse("admin:tables_theoryresult_add")).status_code == 403
