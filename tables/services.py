@@ -72,7 +72,6 @@ def scan_confidence() -> float:
 
 
 MAX_IMAGE_BYTES = 8 * 1024 * 1024
-INTERRUPTED_AFTER = timedelta(hours=48)
 
 
 class Conflict(Exception):
@@ -843,9 +842,10 @@ def round_settle_interrupted(*, round: Round | int, actor: Any | None = None) ->
     """
     with transaction.atomic():
         round = _lock_round(round)
-        cutoff = timezone.now() - INTERRUPTED_AFTER
-        if round.game != "mini-blackjack" or round.state != RoundState.PAUSED or not round.paused_at \
-                or round.paused_at > cutoff:
+        # The rule set says after how long (Mini Blackjack: 48 hours); 0 means the game has no such rule.
+        hours = int(round.rules.get("interrupted_settle_hours") or 0)
+        if round.game != "mini-blackjack" or hours <= 0 or round.state != RoundState.PAUSED or not round.paused_at \
+                or round.paused_at > timezone.now() - timedelta(hours=hours):
             return "skipped"
         state = _replay(round)
         stood = 0
