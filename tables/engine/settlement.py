@@ -61,5 +61,8 @@ def discrepancies(seat: int, lines: Iterable[SettlementLine], paid: Mapping[str,
     for kind in sorted(set(due) | set(paid)):
         d, p = due.get(kind, ZERO), paid.get(kind, ZERO)
         if d != p:
-            out.append({"seat": seat, "bet": kind, "paid": fmt(p), "due": fmt(d), "difference": fmt(p - d)})
+            # "bet" names the kind as settlement lines do; "kind" is the same, as DESIGN.md words it.
+            out.append(
+                {"seat": seat, "bet": kind, "kind": kind, "paid": fmt(p), "due": fmt(d), "difference": fmt(p - d)}
+            )
     return out

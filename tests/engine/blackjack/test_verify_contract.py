@@ -42,7 +42,7 @@ def test_underpaid_kind_is_a_discrepancy():
     req = copy.deepcopy(DESIGN_EXAMPLE)
     req["seats"][0]["paid"]["behind"] = "5.00"
     assert verify_round(req)["discrepancies"] == [
-        {"seat": 3, "bet": "behind", "paid": "5.00", "due": "10.00", "difference": "-5.00"}]
+        {"seat": 3, "bet": "behind", "kind": "behind", "paid": "5.00", "due": "10.00", "difference": "-5.00"}]
 
 
 def test_a_kind_not_listed_in_paid_was_paid_nothing():

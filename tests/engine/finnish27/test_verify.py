@@ -84,7 +84,7 @@ def test_a_correctly_played_round_has_no_violations() -> None:
 def test_an_underpaid_bonus_is_a_discrepancy() -> None:
     answer = verify_round(request("8S 9S TS", "KS QD", paid={"main": "10.00", "bonus": "10.00"}))
     assert answer["discrepancies"] == [
-        {"seat": 1, "bet": "bonus", "paid": "10.00", "due": "20.00", "difference": "-10.00"}
+        {"seat": 1, "bet": "bonus", "kind": "bonus", "paid": "10.00", "due": "20.00", "difference": "-10.00"}
     ]
 
 
