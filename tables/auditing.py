@@ -17,14 +17,14 @@ from __future__ import annotations
 import logging
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import asdict
+from dataclasses import asdict, dataclass, field
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Count, Exists, F, Max, Min, OuterRef, Q, Sum
+from django.db.models import Case, Count, Exists, F, IntegerField, Max, Min, OuterRef, Q, Sum, Value, When
 from django.utils import timezone
 
 from tables.audit.hold import BetTotals, HoldSummary, hold_from_totals
@@ -140,24 +140,53 @@ def _counted(table_id: int, start: datetime, end: datetime) -> Any:
     return Round.objects.filter(table_id=table_id, opened_at__gte=start, opened_at__lt=end, state__in=COUNTED_STATES)
 
 
-def hold_for(table: Table, start: datetime, end: datetime, *, drop: Decimal | None = None) -> HoldSummary:
-    """Hold of a table over [start, end): SQL totals per (rule set, pay table, bet kind), then the verdict."""
-    rounds = _counted(table.pk, start, end)
-    n = rounds.count()
-    net = SettlementLine.objects.filter(round__in=rounds).aggregate(s=Sum("net"))["s"] or Decimal("0")
-    rows = (Wager.objects.filter(round__in=rounds, refunded=False)
-            .values("round__rule_set_id", "round__pay_table_id", "kind")
-            .annotate(h=Sum("amount"), h2=Sum(F("amount") * F("amount"))))  # fmt: skip
-    bets: list[BetTotals] = []
+@dataclass
+class HoldTotals:
+    """SQL totals of a set of rounds: count, house win, and handle per bet with its theory."""
+
+    rounds: int = 0
+    win: Decimal = Decimal("0.00")
+    bets: list[BetTotals] = field(default_factory=list)
+
+    def add(self, other: HoldTotals) -> None:
+        """Add another set of rounds (the sums are additive: handle, win, theory and variance)."""
+        self.rounds += other.rounds
+        self.win += other.win
+        self.bets += other.bets
+
+
+def hold_buckets(table: Table, start: datetime, bounds: list[datetime]) -> list[HoldTotals]:
+    """Totals of [start, bounds[-1]) split at ``bounds`` (bucket i ends at bounds[i]): three grouped queries."""
+    rounds = _counted(table.pk, start, bounds[-1])
+
+    def bucket(prefix: str) -> Case:
+        return Case(*(When(**{f"{prefix}opened_at__lt": b}, then=Value(i)) for i, b in enumerate(bounds)),
+                    output_field=IntegerField())  # fmt: skip
+
+    out = [HoldTotals() for _ in bounds]
+    for r in rounds.annotate(b=bucket("")).values("b").annotate(n=Count("id")).order_by():
+        out[r["b"]].rounds = r["n"]
+    for r in (SettlementLine.objects.filter(round__in=rounds).annotate(b=bucket("round__"))
+              .values("b").annotate(s=Sum("net")).order_by()):  # fmt: skip
+        out[r["b"]].win = -Decimal(r["s"] or 0).quantize(Decimal("0.01"))
+    rows = (Wager.objects.filter(round__in=rounds, refunded=False).annotate(b=bucket("round__"))
+            .values("b", "round__rule_set_id", "round__pay_table_id", "kind")
+            .annotate(h=Sum("amount"), h2=Sum(F("amount") * F("amount"))).order_by())  # fmt: skip
     for r in rows:
         theory = theory_for(r["round__rule_set_id"], r["round__pay_table_id"]) if r["round__rule_set_id"] else {}
         t = theory.get(r["kind"])
-        if t is None:
-            continue  # a bet the house does not bank (pot games): no handle for the hold
-        bets.append(BetTotals(Decimal(r["h"]), Decimal(r["h2"]), float(t["edge"]), float(t["variance"])))
+        if t is not None:  # a bet the house does not bank (pot games) has no handle for the hold
+            out[r["b"]].bets.append(BetTotals(Decimal(r["h"]), Decimal(r["h2"]), float(t["edge"]),
+                                              float(t["variance"])))  # fmt: skip
+    return out
+
+
+def hold_verdict(totals: HoldTotals, drop: Decimal | None = None) -> HoldSummary:
+    """The hold audit's verdict on totals, with the configured confidence and optional flat threshold."""
     return hold_from_totals(
-        rounds=n, win=-Decimal(net).quantize(Decimal("0.01")), bets=bets, confidence=float(getattr(settings, "AUDIT_HOLD_CONFIDENCE", 0.99)),
-        drop=drop, flat_threshold_points=getattr(settings, "AUDIT_FLAT_THRESHOLD_POINTS", None),
+        rounds=totals.rounds, win=totals.win, bets=totals.bets,
+        confidence=float(getattr(settings, "AUDIT_HOLD_CONFIDENCE", 0.99)), drop=drop,
+        flat_threshold_points=getattr(settings, "AUDIT_FLAT_THRESHOLD_POINTS", None),
     )
 
 
@@ -353,8 +382,17 @@ def audit_table_day(table_id: int, day: date) -> dict[str, Any]:
     # Hold, per period (house-banked games only: in pot and scoring games the house holds nothing).
     summary["hold"] = {}
     if table.game.slug in HOUSE_GAMES:
-        for period, a, b in periods(day):
-            h = hold_for(table, a, b, drop=_drop_for(table, period, day))
+        # One pass over the month before the day, one over the day split in its shifts: the day and
+        # the month to date are sums of those (every total is additive).
+        ps = periods(day)
+        shifts = hold_buckets(table, start, [b for _, _, b in ps[1:4]])
+        day_totals = HoldTotals()
+        for t in shifts:
+            day_totals.add(t)
+        mtd = hold_buckets(table, ps[4][1], [start])[0] if ps[4][1] < start else HoldTotals()
+        mtd.add(day_totals)
+        for (period, a, b), totals in zip(ps, [day_totals, *shifts, mtd], strict=True):
+            h = hold_verdict(totals, drop=_drop_for(table, period, day))
             hj = hold_json(h)
             hf = []
             if h.flagged:
@@ -366,13 +404,13 @@ def audit_table_day(table_id: int, day: date) -> dict[str, Any]:
     # Dealer and pace, with the day's discrepancies.
     rows = pace_for(table, start, end)
     day_rounds = Round.objects.filter(table=table, opened_at__gte=start, opened_at__lt=end)
+    counts = day_rounds.aggregate(n=Count("id"), mismatch_open=Count("id", filter=Q(state=RoundState.MISMATCH)),
+                                  cancelled=Count("id", filter=Q(state=RoundState.CANCELLED)))
     p_summary = {
-        "dealers": rows,
-        "rounds": day_rounds.count(),
-        "mismatch_open": day_rounds.filter(state=RoundState.MISMATCH).count(),
+        "dealers": rows, "rounds": counts["n"], "mismatch_open": counts["mismatch_open"],
+        "cancelled": counts["cancelled"],
         "approvals": {k: n for k, n in Approval.objects.filter(round__in=day_rounds).values_list("kind")
                       .annotate(n=Count("id")).order_by()},
-        "cancelled": day_rounds.filter(state=RoundState.CANCELLED).count(),
     }  # fmt: skip
     _store(AuditKind.PACE, table, f"day:{day.isoformat()}", day, start, end, p_summary, [])
     summary["pace"] = p_summary

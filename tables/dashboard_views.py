@@ -12,25 +12,22 @@ run; each poll costs a fixed, small number of queries (pinned by tests).
 from __future__ import annotations
 
 import json
-from collections import defaultdict
 from datetime import timedelta
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import Count, Exists, F, OuterRef, Sum
+from django.db.models import Count, Exists, OuterRef
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from tables import selectors, services
-from tables.audit.hold import BetTotals, hold_from_totals
 from tables.audit_report import reports_root
-from tables.auditing import COUNTED_STATES, day_bounds, gaming_day_of
+from tables.auditing import gaming_day_of
 from tables.engine.errors import InvalidInput
 from tables.engine.money import fmt
 from tables.models import (
@@ -38,15 +35,14 @@ from tables.models import (
     Approval,
     ApprovalKind,
     AuditFinding,
+    AuditKind,
     AuditReport,
-    BetTheory,
+    AuditResult,
     Round,
     RoundState,
-    SettlementLine,
     Shoe,
     Table,
     TableSession,
-    Wager,
 )
 
 PERMISSION = "tables.view_floor_dashboard"
@@ -78,10 +74,10 @@ def dashboard_view(fn: Any) -> Any:
 def floor_rows(now: Any = None) -> list[dict[str, Any]]:
     """Every table: game, status, dealer, limits, rounds this hour, shoe penetration, today's hold vs theory.
 
-    A fixed number of queries whatever the number of tables (each read is one grouped query).
+    A fixed number of queries whatever the number of tables and rounds (each read is one grouped query).
     """
     now = now or timezone.now()
-    start, end = day_bounds(gaming_day_of(now))
+    day = gaming_day_of(now)
     tables = list(Table.objects.select_related("game", "pit").order_by("pit__name", "number"))
     dealers = dict(TableSession.objects.filter(closed_at__isnull=True).values_list("table_id", "dealer__username"))
     hour = dict(Round.objects.filter(opened_at__gte=now - timedelta(hours=1)).values("table_id")
@@ -90,17 +86,10 @@ def floor_rows(now: Any = None) -> list[dict[str, Any]]:
     for s in (Shoe.objects.filter(ended_at__isnull=True).order_by("table_id", "number")
               .values("table_id", "number", "cards_dealt", "spec")):  # fmt: skip
         shoes[s["table_id"]] = s  # the latest open shoe of each table wins
-    counted = Round.objects.filter(opened_at__gte=start, opened_at__lt=end, state__in=COUNTED_STATES)
-    wins = dict(SettlementLine.objects.filter(round__in=counted).values("round__table_id")
-                .annotate(s=Sum("net")).values_list("round__table_id", "s"))  # fmt: skip
-    rounds_today = dict(counted.values("table_id").annotate(n=Count("id")).values_list("table_id", "n"))
-    handle: dict[int, list[tuple[int | None, int | None, str, Decimal, Decimal]]] = defaultdict(list)
-    for r in (Wager.objects.filter(round__in=counted, refunded=False)
-              .values("round__table_id", "round__rule_set_id", "round__pay_table_id", "kind")
-              .annotate(h=Sum("amount"), h2=Sum(F("amount") * F("amount")))):  # fmt: skip
-        handle[r["round__table_id"]].append((r["round__rule_set_id"], r["round__pay_table_id"], r["kind"],
-                                             r["h"], r["h2"]))  # fmt: skip
-    theories = {(t.rule_set_id, t.pay_table_id): t.bets for t in BetTheory.objects.all()}
+    # Today's hold comes from the running audit of the gaming day (beat: every five minutes, and at
+    # each run of the audit), so a poll costs one read of one row per table however busy the day was.
+    holds = {r.table_id: r for r in AuditResult.objects.filter(kind=AuditKind.HOLD, period=f"day:{day.isoformat()}")
+             .only("table_id", "summary", "computed_at")}  # fmt: skip
     rows = []
     for t in tables:
         shoe = shoes.get(t.pk)
@@ -110,28 +99,20 @@ def floor_rows(now: Any = None) -> list[dict[str, Any]]:
             size = spec.get("size") or spec["decks"] * 52 + (spec.get("total_jokers") or
                                                              spec["decks"] * spec.get("jokers_per_deck", 0))
             penetration = round(shoe["cards_dealt"] / size, 3) if size else None
-        bets, missing = [], False
-        for rs, pt, kind, h, h2 in handle.get(t.pk, []):
-            th = theories.get((rs, pt))
-            if th is None:
-                missing = True
-                continue
-            if kind in th:
-                bets.append(BetTotals(Decimal(h), Decimal(h2), float(th[kind]["edge"]), float(th[kind]["variance"])))
-        hold = None
-        if bets:
-            s = hold_from_totals(rounds=rounds_today.get(t.pk, 0), win=-Decimal(wins.get(t.pk) or 0).quantize(Decimal("0.01")),
-                                bets=bets)
-            hold = {"handle": fmt(s.handle), "win": fmt(s.win), "hold_pct": s.hold_pct, "theo_hold_pct": s.theo_hold_pct,
-                    "theo_win": str(s.theo_win), "band_low": str(s.band_low), "band_high": str(s.band_high),
-                    "z": s.z, "flagged": s.flagged}  # fmt: skip
+        hold, as_of = None, None
+        stored = holds.get(t.pk)
+        if stored is not None and stored.summary.get("rounds"):
+            h = stored.summary
+            hold = {k: h[k] for k in ("rounds", "handle", "win", "hold_pct", "theo_hold_pct", "theo_win", "band_low",
+                                      "band_high", "z", "flagged")}  # fmt: skip
+            as_of = stored.computed_at.isoformat()
         rows.append({
             "id": t.pk, "number": t.number, "pit": t.pit.name, "game": t.game.slug, "game_name": t.game.name,
             "status": t.status, "dealer": dealers.get(t.pk), "min_bet": fmt(t.min_bet), "max_bet": fmt(t.max_bet),
-            "rounds_this_hour": hour.get(t.pk, 0), "rounds_today": rounds_today.get(t.pk, 0),
+            "rounds_this_hour": hour.get(t.pk, 0), "rounds_today": hold["rounds"] if hold else 0,
             "shoe": shoe["number"] if shoe else None, "penetration": penetration,
             "shuffle_at": shoe["spec"].get("shuffle_at") if shoe else None,
-            "hold": hold, "theory_pending": missing,
+            "hold": hold, "hold_as_of": as_of,
         })  # fmt: skip
     return rows
 

@@ -122,7 +122,7 @@
       var td = el("td"); td.appendChild(a); tr.appendChild(td);
       [t.game_name, t.status, t.dealer || "—", t.min_bet + "–" + t.max_bet, String(t.rounds_this_hour),
        t.penetration === null ? "—" : Math.round(t.penetration * 100) + "%",
-       t.hold ? pct(t.hold.hold_pct) : "—", t.hold ? pct(t.hold.theo_hold_pct) : (t.theory_pending ? "pending" : "—")
+       t.hold ? pct(t.hold.hold_pct) : "—", t.hold ? pct(t.hold.theo_hold_pct) : "—"
       ].forEach(function (v) { tr.appendChild(el("td", {}, v)); });
       var chart = el("td", {"class": "chart"}); chart.appendChild(band(t.hold)); tr.appendChild(chart);
       body.appendChild(tr);
