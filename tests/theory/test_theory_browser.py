@@ -32,12 +32,13 @@ def browser() -> Any:
         b.close()
 
 
-def test_the_pay_table_page_shows_progress_then_the_figures_without_a_reload(browser, live_server,
+def test_the_pay_table_page_shows_progress_then_the_figures_without_a_reload(browser, live_server, demo_casino,
                                                                             games_manager, queued) -> None:
     from django.test import Client
 
     client = Client()
     client.force_login(games_manager)
+    # demo_casino: a transactional test before this one may have flushed the seeded games.
     pay_table = PayTable.objects.get(game__slug="finnish-27", status=VersionStatus.PUBLISHED)
     context = browser.new_context()
     context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
