@@ -166,6 +166,64 @@ def _f27_settle(state: Any) -> list[tuple[int, list[SettlementLine]]]:
 
 
 # ---------------------------------------------------------------------------------------------
+# Bluffjack: tables.engine.bluffjack (a pot game; one stored round is one hand of the game)
+
+
+def _bf() -> Any:
+    return import_module("tables.engine.bluffjack")
+
+
+def _bf_name(seat: dict[str, Any]) -> str:
+    return str(seat.get("player") or f"seat {seat['seat']}")
+
+
+def _bf_start(rules: Any, table_minimum: Decimal, setup: dict[str, Any], shoe: Shoe) -> Any:
+    bf = _bf()
+    seats = sorted(setup["seats"], key=lambda s: s["seat"])  # seat order is clockwise
+    stacks: dict[str, int] = {}
+    for i, s in enumerate(seats):
+        chips = s.get("stack", rules.starting_chips)
+        if isinstance(chips, bool) or not isinstance(chips, int) or chips < 0:
+            raise InvalidInput("stack must be a whole number of chips", field=f"seats[{i}].stack")
+        stacks[_bf_name(s)] = chips
+    dealer = setup.get("dealer")
+    if dealer is not None and dealer not in stacks:
+        raise InvalidInput(f"the dealer {dealer!r} is not seated", field="dealer")
+    state = bf.new_game(rules, list(stacks), dealer=dealer, stacks=stacks)
+    state.shoe = shoe
+    bf.start_hand(state)  # antes in, the deal begins
+    state.seat_of = {_bf_name(s): s["seat"] for s in seats}  # the table's seat numbers, kept alongside
+    return state
+
+
+def _bf_decide(state: Any, actor: str, action: str, amount: Decimal | None) -> None:
+    bf = _bf()
+    if not actor.startswith("player:"):
+        raise InvalidInput(f"bad actor {actor!r}: expected player:NAME", field="who")
+    name = actor.split(":", 1)[1]
+    if action == "raise":
+        if amount is None or amount != amount.to_integral_value():
+            raise InvalidInput("a raise is a whole number of chips", field="amount")
+        bf.raise_(state, name, int(amount))
+    elif action in ("call", "fold", "hit", "stand"):
+        getattr(bf, action)(state, name)
+    else:
+        raise RuleViolation("live.unknown-action", f"{action!r} is not an action of Bluffjack")
+
+
+def _bf_settle(state: Any) -> list[tuple[int, list[SettlementLine]]]:
+    _bf().settle(state)
+    out = []
+    for name, lines in state.last_lines.items():
+        out.append((int(state.seat_of[name]), [
+            SettlementLine(str(ln["bet"]), Decimal(ln["wager"]), str(ln["result"]), Decimal(ln["net"]),
+                           str(ln["detail"]))
+            for ln in lines
+        ]))  # fmt: skip
+    return sorted(out, key=lambda x: x[0])
+
+
+# ---------------------------------------------------------------------------------------------
 # Dispatch
 
 
@@ -184,6 +242,8 @@ def start(game: str, params: dict[str, Any], pay_lines: dict[str, Any] | None, t
         return _bj_start(game, rules, pay_table, table_minimum, setup, shoe)
     if game == "finnish-27":
         return _f27_start(rules, pay_table, table_minimum, setup, shoe)
+    if game == "bluffjack":
+        return _bf_start(rules, table_minimum, setup, shoe)
     raise GameNotAvailable(f"live play of {game} is not available on the tablet yet", field="game")
 
 
@@ -218,6 +278,8 @@ def decide(game: str, state: Any, actor: str, action: str, amount: object = None
         _bj_decide(state, actor, action, value, card)
     elif game == "finnish-27":
         _f27_decide(state, actor, action, card)
+    elif game == "bluffjack":
+        _bf_decide(state, actor, action, value)
     else:
         raise GameNotAvailable(f"live play of {game} is not available", field="game")
 
@@ -228,6 +290,8 @@ def settle(game: str, state: Any) -> list[tuple[int, list[SettlementLine]]]:
         return _bj_settle(state)
     if game == "finnish-27":
         return _f27_settle(state)
+    if game == "bluffjack":
+        return _bf_settle(state)
     raise GameNotAvailable(f"live play of {game} is not available", field="game")
 
 
@@ -236,4 +300,6 @@ def _module(game: str) -> Any:
         return _bj()
     if game == "finnish-27":
         return _f27()
+    if game == "bluffjack":
+        return _bf()
     raise GameNotAvailable(f"live play of {game} is not available", field="game")

@@ -222,4 +222,6 @@ def seat_count(table: Table) -> int:
     params = table.rule_set.params or {}
     if table.game.slug == "finnish-27":
         return 1
+    if table.game.slug == "bluffjack":
+        return 7
     return int(params.get("seats", 7 if table.game.slug == "unlimited-blackjack" else 3))

@@ -292,7 +292,9 @@ def _setup_of(seats: object) -> dict[str, Any]:
         if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 99:
             raise InvalidInput("seat must be a whole number from 1 to 99", field=f"{f}.seat")
         wagers = seat.get("wagers")
-        if not isinstance(wagers, dict) or not wagers:
+        if wagers is None and "stack" in seat:
+            wagers = {}  # a pot game (Bluffjack): the seat brings chips, the antes are the rules'
+        if not isinstance(wagers, dict) or (not wagers and "stack" not in seat):
             raise InvalidInput("wagers must map bet kind to amount", field=f"{f}.wagers")
         clean = {str(k): fmt(parse_amount(v, field=f"{f}.wagers.{k}")) for k, v in wagers.items()}
         entry: dict[str, Any] = {**{k: v for k, v in seat.items() if k not in ("wagers",)}, "seat": number,
@@ -310,7 +312,18 @@ def _setup_of(seats: object) -> dict[str, Any]:
     numbers = [s["seat"] for s in out]
     if len(set(numbers)) != len(numbers):
         raise InvalidInput("a seat appears twice", field="seats")
-    return {"seats": out}
+    setup: dict[str, Any] = {"seats": out}
+    if isinstance(seats_dealer := _dealer_of(seats), str):
+        setup["dealer"] = seats_dealer
+    return setup
+
+
+def _dealer_of(seats: list[Any]) -> str | None:
+    """The seat marked ``"dealer": true`` in a player-dealt game (Bluffjack), by player name."""
+    for s in seats:
+        if isinstance(s, dict) and s.get("dealer") is True:
+            return str(s.get("player") or f"seat {s.get('seat')}")
+    return None
 
 
 def _check_limits(table: Table, setup: dict[str, Any]) -> None:

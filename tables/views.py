@@ -21,7 +21,7 @@ from tables import selectors, services
 from tables.models import Table
 
 LOGIN_URL = reverse_lazy("tablet-login")
-LIVE_GAMES = ("finnish-27", "unlimited-blackjack", "mini-blackjack")
+LIVE_GAMES = ("finnish-27", "unlimited-blackjack", "mini-blackjack", "bluffjack")
 
 
 class TabletLoginView(auth_views.LoginView):

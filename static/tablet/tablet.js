@@ -188,6 +188,15 @@
     for (let n = 1; n <= SEATS; n++) {
       bets[n] = bets[n] || { main: 0, pp: 0, t3: 0, behind: 0, doubleAlong: true, followSplit: "both" };
       const b = bets[n];
+      if (GAME === "bluffjack") {
+        // A pot game: each seat brings a stack of chips; one player deals the hand.
+        box.append(el("div", { class: "seat-editor" + (b.main ? " active" : ""), "data-seat": n },
+          el("h3", { text: `Seat ${n}` }), chipRow(n, "main", [1000, 5000, 10000], "Stack (chips)"),
+          el("button", { class: "toggle" + (b.deals ? " on" : ""), type: "button", "data-dealer": n,
+            text: b.deals ? "Deals this hand" : "Make dealer",
+            onclick: () => { for (const x of Object.values(bets)) x.deals = false; b.deals = true; renderNewRound(); } })));
+        continue;
+      }
       const kids = [el("h3", { text: `Seat ${n}` }), chipRow(n, "main", [min, 500, 2500, 10000], "Main")];
       if (GAME === "unlimited-blackjack") {
         kids.push(chipRow(n, "pp", [500, 2500], "Perfect Pairs"), chipRow(n, "t3", [500, 2500], "21+3"),
@@ -209,6 +218,10 @@
     const seats = [];
     for (const [n, b] of Object.entries(bets)) {
       if (!b.main) continue;
+      if (GAME === "bluffjack") {
+        seats.push({ seat: Number(n), player: `Seat ${n}`, stack: Math.round(b.main / 100), dealer: !!b.deals });
+        continue;
+      }
       const wagers = { main: money(b.main) };
       if (b.pp) wagers["perfect-pairs"] = money(b.pp);
       if (b.t3) wagers["21+3"] = money(b.t3);
@@ -246,6 +259,7 @@
     let text = n.reason || "";
     if (n.actor && playing) text = `${n.actor}: ${text}`;
     if (n.forced && playing) text += ` — must ${n.forced}`;
+    if (n.extra && n.extra.pot !== undefined && playing) text += ` · pot ${n.extra.pot}`;
     if (pendingAction) text = `Deal the card for the ${pendingAction} (${n.actor})`;
     $("prompt").textContent = r.state === "paused" ? "Round paused: resume to continue" : text;
     $("prompt").dataset.needs = playing ? n.needs : r.state;
@@ -261,8 +275,10 @@
     hands.append(el("div", { class: "hand dealer", "data-hand": dealerKey }, el("h4", { text: "Dealer" }),
       ...(groups[dealerKey] || []).map(cardChip)));
     for (const s of r.seats) {
-      const keys = Object.keys(groups).filter((k) => k === `seat:${s.seat}` || k.startsWith(`seat:${s.seat}/`) || (k === "player"));
-      const w = Object.entries(s.wagers).map(([k, v]) => `${k} ${v}`).join(" · ");
+      const keys = Object.keys(groups).filter((k) => k === `seat:${s.seat}` || k.startsWith(`seat:${s.seat}/`) ||
+        k === "player" || (s.player && k === `player:${s.player}`));
+      const w = Object.entries(s.wagers).map(([k, v]) => `${k} ${v}`).join(" · ") +
+        (s.stack !== undefined ? `${s.player}: stack ${s.stack}${s.dealer ? " · deals" : ""}` : "");
       const behind = (s.behind || []).map((b) => `behind ${b.wagers.main}`).join(" · ");
       hands.append(el("div", { class: "hand seat", "data-hand": `seat:${s.seat}` },
         el("h4", { text: `Seat ${s.seat}` }), el("div", { class: "wagers", text: w + (behind ? " · " + behind : "") }),
@@ -274,6 +290,14 @@
     actions.replaceChildren();
     if (playing && n.needs === "decision" && !pendingAction) {
       for (const a of n.allowed || []) {
+        if (GAME === "bluffjack" && a === "raise") {
+          const m = (n.extra && n.extra.minimum_raise) || 1;
+          for (const by of n.forced === "raise" ? [m] : [m, 2 * m, 5 * m]) {
+            actions.append(el("button", { class: "btn big action" + (n.forced === a ? " forced" : ""), "data-action": `raise-${by}`,
+              text: `raise ${by}` + (n.forced === a ? " (forced)" : ""), onclick: () => decide("raise", String(by)) }));
+          }
+          continue;
+        }
         actions.append(el("button", { class: "btn big action" + (n.forced === a ? " forced" : ""), "data-action": a,
           text: a + (n.forced === a ? " (forced)" : ""), onclick: () => decide(a) }));
       }
@@ -390,12 +414,14 @@
       await refresh();
     }
   }
-  async function decide(action) {
+  async function decide(action, amount) {
     if ((GAME === "unlimited-blackjack" || GAME === "mini-blackjack") && (action === "hit" || action === "double")) {
       pendingAction = action; // the card comes with it
       return render();
     }
-    const r = await command(`/api/rounds/${round.id}/decisions/`, { action, version: round.version });
+    const body = { action, version: round.version };
+    if (amount !== undefined) body.amount = amount;
+    const r = await command(`/api/rounds/${round.id}/decisions/`, body);
     if (r) { round = r; render(); }
   }
   async function sendCard(code) {

@@ -85,7 +85,9 @@ class _BehindInput(serializers.Serializer):
 
 class _SeatInput(serializers.Serializer):
     seat = serializers.IntegerField(min_value=1, max_value=99)
-    wagers = serializers.DictField(child=serializers.CharField(max_length=20), allow_empty=False)
+    wagers = serializers.DictField(child=serializers.CharField(max_length=20), allow_empty=False, required=False)
+    stack = serializers.IntegerField(min_value=0, required=False, help_text="pot games: the player's chips")
+    dealer = serializers.BooleanField(required=False, help_text="pot games: this player deals the hand")
     behind = _BehindInput(many=True, required=False)
     player = serializers.CharField(required=False, max_length=40)
     refuses_bets_behind = serializers.BooleanField(required=False)

@@ -212,3 +212,27 @@ def test_the_round_survives_a_reload(browser, live_server, demo_casino, dealer):
     needs(page, "decision")
     assert page.locator(".hands .playing-card").count() == 4
     assert page.is_visible("#hint")  # Mini Blackjack hints
+
+
+def test_a_bluffjack_hand_on_the_tablet_shows_the_pot_and_resolves_it(browser, live_server, demo_casino, dealer):
+    table = demo_casino.tables["bluffjack"]
+    page = sign_in(browser, live_server, dealer)
+    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    page.click("#btn-take")
+    page.click("#btn-shuffle")
+    page.wait_for_selector("#toast:has-text('reshuffle')")
+    page.click("[data-chip='1-main-1000']")
+    page.click("[data-dealer='1']")
+    page.click("[data-chip='2-main-1000']")
+    page.click("#btn-open")
+    needs(page, "card")
+    assert "pot 2" in page.inner_text("#prompt")
+    for code in ["TS", "9H", "7D", "8C"]:
+        pick(page, code)
+    page.click("[data-action='raise-1']")  # the forced raise left of the dealer
+    page.wait_for_selector("[data-action='fold']")
+    page.click("[data-action='fold']")
+    needs(page, "settle")
+    page.click("#btn-settle")
+    page.wait_for_selector("[data-bet='2/pot']")
+    assert "fold" in page.inner_text("[data-bet='2/pot']")
