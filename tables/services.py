@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from tables import live
 from tables.engine.cards import parse_card
-from tables.engine.errors import InvalidCard, InvalidInput
+from tables.engine.errors import InvalidCard, InvalidInput, RuleViolation
 from tables.engine.money import fmt, parse_amount
 from tables.engine.settlement import discrepancies as engine_discrepancies
 from tables.engine.shoe import Shoe as EngineShoe
@@ -567,7 +567,7 @@ def round_scan_card(*, round: Round | int, image: bytes, actor: Any, filename: s
                     for c in found:
                         recorded.append(_record_card(round, state, c["code"], actor=actor, field="image",
                                                      scan=scan, reading=c))  # fmt: skip
-            except (InvalidInput, Conflict):
+            except (InvalidInput, RuleViolation, Conflict):
                 # An impossible or unexpected reading: ask the dealer rather than refuse the scan.
                 recorded = []
                 state = _replay(round)
