@@ -4,6 +4,7 @@ from django.urls import path
 
 from . import rounds, tables
 from .auth import TokenView
+from .rummy import RummyCheckView
 from .verify import RoundVerifyView
 
 urlpatterns: list = [
@@ -15,6 +16,7 @@ urlpatterns: list = [
     path("tables/<int:pk>/close/", tables.TableCloseView.as_view(), name="api-table-close"),
     path("tables/<int:pk>/shuffle/", tables.TableShuffleView.as_view(), name="api-table-shuffle"),
     path("tables/<int:pk>/recall/", tables.TableRecallView.as_view(), name="api-table-recall"),
+    path("tables/<int:pk>/rummy/check/", RummyCheckView.as_view(), name="api-table-rummy-check"),
     path("tables/<int:pk>/rounds/", rounds.RoundOpenView.as_view(), name="api-round-open"),
     path("rounds/<int:pk>/", rounds.RoundDetailView.as_view(), name="api-round"),
     path("rounds/<int:pk>/cards/", rounds.RoundCardView.as_view(), name="api-round-card"),

@@ -236,3 +236,19 @@ def test_a_bluffjack_hand_on_the_tablet_shows_the_pot_and_resolves_it(browser, l
     page.click("#btn-settle")
     page.wait_for_selector("[data-bet='2/pot']")
     assert "fold" in page.inner_text("[data-bet='2/pot']")
+
+
+def test_contract_rummy_melds_are_checked_and_the_score_sheet_kept(browser, live_server, demo_casino, dealer):
+    table = demo_casino.tables["contract-rummy"]
+    page = sign_in(browser, live_server, dealer)
+    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    for code in ["7S", "7H", "7D", "KC", "KD", "KH"]:
+        page.click(f"[data-rummy-rank='{code[0]}']")
+        page.click(f"[data-rummy-suit='{code[1]}']")
+    page.click("#rummy-target-hand")
+    page.click("[data-rummy-rank='A']")
+    page.click("[data-rummy-suit='S']")
+    page.click("#rummy-check")
+    page.wait_for_selector("#rummy-result:has-text('contract met')")
+    page.click("#rummy-record")
+    assert page.inner_text("[data-sheet='Player 1']").split()[-1] == "15"
