@@ -201,7 +201,7 @@ def charts(data: ReportData) -> dict[str, bytes]:
     ax.set_title("Discrepancies and approvals", fontsize=9)
     out["discrepancies"] = _png(fig)
 
-    fig, ax = plt.subplots(figsize=(8, 2.6))
+    fig, ax = plt.subplots(figsize=(8, min(max(2.6, 0.14 * len(data.pace)), 24)))
     labels = [f"T{p['table']} {p['dealer']}" for p in data.pace]
     ax.barh(range(len(labels)), [p["rounds_per_hour"] for p in data.pace], color="#68a")
     ax.set_yticks(range(len(labels)), labels, fontsize=6)
@@ -251,6 +251,9 @@ def _pct(x: Any) -> str:
     return "—" if x is None else f"{float(x):.2f}%"
 
 
+PDF_ROWS = 300
+
+
 def render_pdf(data: ReportData) -> bytes:
     """The report as PDF (reportlab): summary, charts, per-table hold, findings, discrepancies, approvals."""
     from reportlab.lib import colors
@@ -291,19 +294,21 @@ def render_pdf(data: ReportData) -> bytes:
                          _pct(h["theo_hold_pct"]), z, f"{h['band_low']} … {h['band_high']}", h["drop"] or "—",
                          "FLAG" if h["flagged"] else "ok"])  # fmt: skip
     story += [Spacer(1, 8), Paragraph("Hold by table (gaming day)", styles["Heading3"]), table(rows)]
-    if data.findings:
-        rows = [["table", "rule", "severity", "message"]] + [
-            [f["table"], f["rule"], f["severity"], Paragraph(f["message"], styles["BodyText"])] for f in data.findings]
-        story += [Spacer(1, 8), Paragraph("Findings", styles["Heading3"]), table(rows)]
-    if data.discrepancies:
-        rows = [["table", "round", "seat", "bet", "paid", "due", "state"]] + [
-            [d["table"], d["round"], d.get("seat"), d.get("bet"), d.get("paid"), d.get("due"), d["state"]]
-            for d in data.discrepancies]
-        story += [Spacer(1, 8), Paragraph("Discrepancies", styles["Heading3"]), table(rows)]
-    if data.approvals:
-        rows = [["table", "round", "kind", "by", "at", "reason"]] + [
-            [a["table"], a["round"], a["kind"], a["by"], a["at"], a["reason"][:60]] for a in data.approvals]
-        story += [Spacer(1, 8), Paragraph("Approvals", styles["Heading3"]), table(rows)]
+    def section(title: str, items: list[dict[str, Any]], head: list[str], row: Any) -> None:
+        # The PDF is for reading: past PDF_ROWS the rest is counted, and the CSV has every row.
+        if not items:
+            return
+        rows = [head] + [row(x) for x in items[:PDF_ROWS]]
+        story.extend([Spacer(1, 8), Paragraph(title, styles["Heading3"]), table(rows)])
+        if len(items) > PDF_ROWS:
+            story.append(Paragraph(f"… and {len(items) - PDF_ROWS} more (see the CSV).", styles["Italic"]))
+
+    section("Findings", data.findings, ["table", "rule", "severity", "message"],
+            lambda f: [f["table"], f["rule"], f["severity"], Paragraph(f["message"], styles["BodyText"])])
+    section("Discrepancies", data.discrepancies, ["table", "round", "seat", "bet", "paid", "due", "state"],
+            lambda d: [d["table"], d["round"], d.get("seat"), d.get("bet"), d.get("paid"), d.get("due"), d["state"]])
+    section("Approvals", data.approvals, ["table", "round", "kind", "by", "at", "reason"],
+            lambda a: [a["table"], a["round"], a["kind"], a["by"], a["at"], a["reason"][:60]])
     doc.build(story)
     return buf.getvalue()
 

@@ -80,8 +80,8 @@ def floor_rows(now: Any = None) -> list[dict[str, Any]]:
     day = gaming_day_of(now)
     tables = list(Table.objects.select_related("game", "pit").order_by("pit__name", "number"))
     dealers = dict(TableSession.objects.filter(closed_at__isnull=True).values_list("table_id", "dealer__username"))
-    hour = dict(Round.objects.filter(opened_at__gte=now - timedelta(hours=1)).values("table_id")
-                .annotate(n=Count("id")).values_list("table_id", "n"))  # fmt: skip
+    hour = dict(Round.objects.filter(opened_at__gte=now - timedelta(hours=1), opened_at__lte=now).values("table_id")
+                .annotate(n=Count("id")).order_by().values_list("table_id", "n"))  # fmt: skip
     shoes: dict[int, dict[str, Any]] = {}
     for s in (Shoe.objects.filter(ended_at__isnull=True).order_by("table_id", "number")
               .values("table_id", "number", "cards_dealt", "spec")):  # fmt: skip
