@@ -173,8 +173,12 @@ def _bf() -> Any:
     return import_module("tables.engine.bluffjack")
 
 
-def _bf_name(seat: dict[str, Any]) -> str:
+def bluffjack_name(seat: dict[str, Any]) -> str:
+    """The player's name at a Bluffjack seat (``"seat N"`` when none was given)."""
     return str(seat.get("player") or f"seat {seat['seat']}")
+
+
+_bf_name = bluffjack_name
 
 
 def _bf_start(rules: Any, table_minimum: Decimal, setup: dict[str, Any], shoe: Shoe) -> Any:
@@ -190,6 +194,14 @@ def _bf_start(rules: Any, table_minimum: Decimal, setup: dict[str, Any], shoe: S
     if dealer is not None and dealer not in stacks:
         raise InvalidInput(f"the dealer {dealer!r} is not seated", field="dealer")
     state = bf.new_game(rules, list(stacks), dealer=dealer, stacks=stacks)
+    # A hand of a running game brings what the game carries: odd chips for this pot, the house's
+    # take and the chips set aside under no_house (they count in the game's chip total).
+    for name in ("carry", "house", "set_aside"):
+        chips = setup.get(name, 0)
+        if isinstance(chips, bool) or not isinstance(chips, int) or chips < 0:
+            raise InvalidInput("must be a whole number of chips", field=name)
+        setattr(state, name, chips)
+    state.total_chips = state.chips_in_play
     state.shoe = shoe
     bf.start_hand(state)  # antes in, the deal begins
     state.seat_of = {_bf_name(s): s["seat"] for s in seats}  # the table's seat numbers, kept alongside
@@ -209,6 +221,16 @@ def _bf_decide(state: Any, actor: str, action: str, amount: Decimal | None) -> N
         getattr(bf, action)(state, name)
     else:
         raise RuleViolation("live.unknown-action", f"{action!r} is not an action of Bluffjack")
+
+
+def bluffjack_after(state: Any) -> dict[str, Any]:
+    """What a settled Bluffjack hand leaves for the next: stacks, button, odd chips, the winner."""
+    return {
+        "stacks": {p.name: p.stack for p in state.players},
+        "button": state.players[state.button].name,
+        "house": state.house, "set_aside": state.set_aside, "carry": state.carry,
+        "over": state.phase == "over", "winner": state.winner or "",
+    }  # fmt: skip
 
 
 def _bf_settle(state: Any) -> list[tuple[int, list[SettlementLine]]]:

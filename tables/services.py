@@ -36,8 +36,10 @@ from tables.models import (
     Approval,
     ApprovalKind,
     AuditEvent,
+    BluffjackGame,
     CardSource,
     Decision,
+    GameState,
     Payment,
     Round,
     RoundCard,
@@ -338,8 +340,12 @@ def _check_limits(table: Table, setup: dict[str, Any]) -> None:
                     )
 
 
-def round_open(*, table: Table, seats: object, actor: Any) -> Round:
-    """Open a round with its wagers (side bets and bets behind included) on the current shoe."""
+def round_open(*, table: Table, seats: object, actor: Any, bluffjack_game: BluffjackGame | None = None) -> Round:
+    """Open a round with its wagers (side bets and bets behind included) on the current shoe.
+
+    Bluffjack: a hand opened with the stacks the dealer entered starts a new game at the table
+    (refused while one is playing); the game's next hands come through ``bluffjack_hand_open``.
+    """
     with transaction.atomic():
         table = _lock_table(table)
         check_right(actor, table)
@@ -353,16 +359,25 @@ def round_open(*, table: Table, seats: object, actor: Any) -> Round:
         setup = _setup_of(seats)
         _check_limits(table, setup)
         game = table.game.slug
+        if bluffjack_game is not None:
+            setup.update(carry=bluffjack_game.carry, house=bluffjack_game.house, set_aside=bluffjack_game.set_aside)
+        elif game == "bluffjack":
+            playing = BluffjackGame.objects.filter(table=table, state=GameState.PLAYING).first()
+            if playing is not None:
+                raise Conflict(f"Bluffjack game {playing.number} is playing at this table: deal its next hand "
+                               "(the stacks carry over) or end it first")  # fmt: skip
         rules_params = dict(table.rule_set.params)
         pay_lines = table.pay_table.as_engine_json()
         table_minimum = table.min_bet
         # Let the engine validate the setup (side-bet names, insurance, behind presets, seat counts).
         live.start(game, rules_params, pay_lines, table_minimum, setup, engine_shoe(shoe))
+        if game == "bluffjack" and bluffjack_game is None:
+            bluffjack_game = _bluffjack_game_new(table, setup, rules_params, actor)
         number = (Round.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0) + 1
         round = Round.objects.create(
             table=table, shoe=shoe, number=number, game=game, rule_set=table.rule_set,
             pay_table=table.pay_table, rules=rules_params, pay_table_lines=pay_lines,
-            table_minimum=table_minimum, setup=setup, opened_by=actor,
+            table_minimum=table_minimum, setup=setup, opened_by=actor, bluffjack_game=bluffjack_game,
         )  # fmt: skip
         for seat in setup["seats"]:
             for kind, amount in seat["wagers"].items():
@@ -624,6 +639,8 @@ def _needs_approval(lines: list[dict[str, Any]]) -> str:
 
 def _store_settlement(round: Round, state: Any) -> list[dict[str, Any]]:
     seats = live.settle(round.game, state)
+    if round.bluffjack_game_id:
+        _bluffjack_carry(round, state)
     SettlementLine.objects.filter(round=round).delete()
     lines: list[dict[str, Any]] = []
     due: dict[str, dict[str, str]] = {}
@@ -883,3 +900,103 @@ def round_settle_interrupted(*, round: Round | int, actor: Any | None = None) ->
         audit(actor=actor, action="round.interrupted", table=round.table, round=round,
               payload={"outcome": outcome, "auto_stands": stood, "rule": "mini-blackjack 48 h"})
         return outcome
+
+
+# ---------------------------------------------------------------------------------------------
+# Bluffjack games: stacks carried from hand to hand
+
+
+def _bluffjack_game_new(table: Table, setup: dict[str, Any], rules_params: dict[str, Any], actor: Any) -> BluffjackGame:
+    """A new game at the table from the first hand's seats (the stacks the dealer entered)."""
+    starting = int(rules_params.get("starting_chips", 100))
+    seats = sorted(setup["seats"], key=lambda s: s["seat"])
+    players = [{"seat": s["seat"], "player": live.bluffjack_name(s)} for s in seats]
+    stacks = {live.bluffjack_name(s): int(s.get("stack", starting)) for s in seats}
+    number = (BluffjackGame.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0) + 1
+    game = BluffjackGame.objects.create(
+        table=table, number=number, players=players, starting_stacks=stacks, stacks=stacks,
+        button=setup.get("dealer") or players[0]["player"], started_by=actor,
+    )  # fmt: skip
+    audit(actor=actor, action="bluffjack.game.start", table=table,
+          payload={"game": game.number, "stacks": stacks, "button": game.button})  # fmt: skip
+    return game
+
+
+def _bluffjack_carry(round: Round, state: Any) -> None:
+    """After a hand is settled (or re-settled by a correction): the game takes its stacks and button."""
+    game = BluffjackGame.objects.select_for_update().get(pk=round.bluffjack_game_id)
+    if game.hands.filter(number__gt=round.number).exclude(state=RoundState.CANCELLED).exists():
+        # The next hands were played from these stacks: re-settling this one would rewrite them.
+        raise Conflict("a later hand of this Bluffjack game was played from these stacks: cancel or correct it first")
+    after = live.bluffjack_after(state)
+    done = game.hands.exclude(pk=round.pk).exclude(
+        state__in=(RoundState.IN_PLAY, RoundState.PAUSED, RoundState.CANCELLED)).count()  # fmt: skip
+    game.stacks = {**game.stacks, **after["stacks"]}
+    game.button, game.house, game.set_aside, game.carry = after["button"], after["house"], after["set_aside"], after["carry"]
+    game.hands_played = done + 1
+    if after["over"]:
+        game.state, game.winner, game.finished_at = GameState.OVER, after["winner"], timezone.now()
+    elif game.state == GameState.OVER:  # a correction of the last hand undid the win
+        if BluffjackGame.objects.filter(table=game.table_id, state=GameState.PLAYING).exists():
+            raise Conflict("another Bluffjack game has started at this table since: this hand cannot change the result")
+        game.state, game.winner, game.finished_at = GameState.PLAYING, "", None
+    game.version += 1
+    game.save()
+    audit(actor=None, action="bluffjack.carry", table=round.table, round=round,
+          payload={"game": game.number, "stacks": game.stacks, "button": game.button, "carry": game.carry,
+                   "house": game.house, "set_aside": game.set_aside, "winner": game.winner or None})  # fmt: skip
+
+
+def _lock_bluffjack(game: BluffjackGame | int, expected_version: int | None = None) -> BluffjackGame:
+    pk = game.pk if isinstance(game, BluffjackGame) else game
+    locked = BluffjackGame.objects.select_for_update().select_related("table").get(pk=pk)
+    if expected_version is not None and locked.version != expected_version:
+        raise Conflict(f"the game changed meanwhile (version {locked.version}, you had {expected_version}); reload it")
+    return locked
+
+
+def bluffjack_hand_open(*, game: BluffjackGame | int, actor: Any, expected_version: int | None = None) -> Round:
+    """Open the game's next hand from the carried stacks; the button has passed left, the broke sit out.
+
+    Bluffjack reshuffles before every hand, so the shuffle is recorded here when it is due.
+    """
+    with transaction.atomic():
+        table = _lock_table(game.table_id if isinstance(game, BluffjackGame) else
+                            BluffjackGame.objects.values_list("table_id", flat=True).get(pk=game))  # fmt: skip
+        game = _lock_bluffjack(game, expected_version)
+        check_right(actor, table)
+        if game.state != GameState.PLAYING:
+            raise Conflict(f"Bluffjack game {game.number} is {GameState(game.state).label}"
+                           + (f": {game.winner} holds every chip" if game.winner else ""))  # fmt: skip
+        if game.hands.filter(state__in=(RoundState.IN_PLAY, RoundState.PAUSED)).exists():
+            raise Conflict("a hand of this game is in play")
+        shoe = current_shoe(table)
+        if shoe is None or engine_shoe(shoe).shuffle_due:
+            shoe_shuffle(table=table, actor=actor, reason=f"Bluffjack: reshuffle before hand {game.hands_played + 1}")
+        seats = [{"seat": p["seat"], "player": p["player"], "stack": int(game.stacks.get(p["player"], 0)),
+                  "dealer": p["player"] == game.button}
+                 for p in game.players if int(game.stacks.get(p["player"], 0)) > 0]  # fmt: skip
+        game.version += 1
+        game.save(update_fields=["version", "updated_at"])
+        return round_open(table=table, seats=seats, actor=actor, bluffjack_game=game)
+
+
+def bluffjack_game_end(*, game: BluffjackGame | int, reason: str, actor: Any,
+                       expected_version: int | None = None) -> BluffjackGame:
+    """End a game before one player holds every chip (players leave); the stacks stay on record."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise InvalidInput("ending a game needs a reason", field="reason")
+    with transaction.atomic():
+        game = _lock_bluffjack(game, expected_version)
+        check_right(actor, game.table)
+        if game.state != GameState.PLAYING:
+            raise Conflict(f"Bluffjack game {game.number} is already {GameState(game.state).label}")
+        if game.hands.filter(state__in=(RoundState.IN_PLAY, RoundState.PAUSED)).exists():
+            raise Conflict("a hand of this game is in play: finish or cancel it first")
+        game.state, game.finished_at = GameState.ENDED, timezone.now()
+        game.version += 1
+        game.save()
+        audit(actor=actor, action="bluffjack.game.end", table=game.table,
+              payload={"game": game.number, "reason": reason, "stacks": game.stacks})  # fmt: skip
+        return game

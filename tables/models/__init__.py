@@ -102,3 +102,8 @@ __all__ += [
 from .theory import TheoryResult, TheoryStatus  # noqa: E402
 
 __all__ += ["TheoryResult", "TheoryStatus"]
+
+# Games spanning many rounds (Contract Rummy deals, Bluffjack stacks): tables/models/games.py.
+from .games import BluffjackGame, GameState, RummyAction, RummyDeal, RummyGame  # noqa: E402
+
+__all__ += ["BluffjackGame", "GameState", "RummyAction", "RummyDeal", "RummyGame"]

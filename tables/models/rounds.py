@@ -105,6 +105,10 @@ class Round(models.Model):
     discrepancies = models.JSONField(default=list)
     approval_required = models.BooleanField(default=False, help_text="a payout above the limit")
     approval_reason = models.CharField(max_length=300, blank=True)
+    bluffjack_game = models.ForeignKey(
+        "tables.BluffjackGame", null=True, blank=True, on_delete=models.PROTECT, related_name="hands",
+        help_text="Bluffjack: the game this hand belongs to (stacks carried from hand to hand)",
+    )
     opened_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     opened_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
