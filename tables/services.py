@@ -544,9 +544,12 @@ def recognise(image: Any) -> list[dict[str, Any]]:
         import vision
     except ImportError:
         raise InvalidInput("card recognition is not available on this server: enter the card", field="image") from None
+    recognize = getattr(vision, "recognize", None)
+    if recognize is None:  # the package is being written (an empty folder imports as a namespace package)
+        raise InvalidInput("card recognition is not available on this server: enter the card", field="image")
 
     found = []
-    for c in vision.recognize(image):
+    for c in recognize(image):
         item = c if isinstance(c, dict) else {k: getattr(c, k) for k in ("code", "confidence", "corners")}
         corners = [[float(x), float(y)] for x, y in item.get("corners", [])]
         found.append({"code": str(item["code"]), "confidence": float(item["confidence"]), "corners": corners})

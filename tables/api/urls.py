@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import rounds, tables
+from . import bluffjack, rounds, rummy, tables
 from .auth import TokenView
 from .rummy import RummyCheckView
 from .verify import RoundVerifyView
@@ -29,4 +29,14 @@ urlpatterns: list = [
     path("rounds/<int:pk>/resume/", rounds.RoundResumeView.as_view(), name="api-round-resume"),
     path("rounds/<int:pk>/cancel/", rounds.RoundCancelView.as_view(), name="api-round-cancel"),
     path("rounds/<int:pk>/cards/<int:seq>/correct/", rounds.CardCorrectView.as_view(), name="api-card-correct"),
+    path("tables/<int:pk>/rummy/games/", rummy.RummyGamesView.as_view(), name="api-rummy-games"),
+    path("rummy/games/<int:pk>/", rummy.RummyGameView.as_view(), name="api-rummy-game"),
+    path("rummy/games/<int:pk>/deals/", rummy.RummyDealView.as_view(), name="api-rummy-deal"),
+    path("rummy/games/<int:pk>/actions/", rummy.RummyActionView.as_view(), name="api-rummy-action"),
+    path("rummy/games/<int:pk>/scan/", rummy.RummyScanView.as_view(), name="api-rummy-scan"),
+    path("rummy/games/<int:pk>/end/", rummy.RummyGameEndView.as_view(), name="api-rummy-end"),
+    path("tables/<int:pk>/bluffjack/games/", bluffjack.BluffjackGamesView.as_view(), name="api-bluffjack-games"),
+    path("bluffjack/games/<int:pk>/", bluffjack.BluffjackGameView.as_view(), name="api-bluffjack-game"),
+    path("bluffjack/games/<int:pk>/hands/", bluffjack.BluffjackHandOpenView.as_view(), name="api-bluffjack-hand"),
+    path("bluffjack/games/<int:pk>/end/", bluffjack.BluffjackGameEndView.as_view(), name="api-bluffjack-end"),
 ]
