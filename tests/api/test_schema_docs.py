@@ -9,7 +9,9 @@ pytestmark = pytest.mark.django_db
 
 COMMANDS = ["rounds_verify", "rounds_open", "rounds_card", "rounds_scan", "rounds_decision", "rounds_settle",
             "rounds_paid", "rounds_approve", "rounds_pause", "rounds_resume", "rounds_cancel", "rounds_card_correct",
-            "tables_open", "tables_shuffle", "tables_recall", "auth_token"]  # fmt: skip
+            "tables_open", "tables_shuffle", "tables_recall", "auth_token",
+            "rummy_game_start", "rummy_deal_start", "rummy_action", "rummy_scan", "rummy_game_end",
+            "bluffjack_hand_open", "bluffjack_game_end"]  # fmt: skip
 
 
 def test_the_schema_lists_every_tablet_command_with_the_idempotency_header():

@@ -24,11 +24,23 @@ def api_schema(db: None, demo_casino: Any, pit_boss: Any, dealer: Any) -> Any:
     services.shoe_shuffle(table=table, actor=dealer)
     rnd = services.round_open(table=table, seats=[{"seat": 1, "wagers": {"main": "10.00"}}], actor=dealer)
     services.round_add_card(round=rnd, code="9S", actor=dealer)
+    # A Contract Rummy game with a deal in play and a Bluffjack game, so their commands reach the services.
+    from tables import services_rummy
+
+    rummy_table = demo_casino.tables["contract-rummy"]
+    services.table_open(table=rummy_table, actor=dealer)
+    game = services_rummy.rummy_game_start(table=rummy_table, players=["Ann", "Bob", "Cy"], dealer="Ann", actor=dealer)
+    services_rummy.rummy_deal_start(game=game, actor=dealer)
+    bluff_table = demo_casino.tables["bluffjack"]
+    services.table_open(table=bluff_table, actor=dealer)
+    services.shoe_shuffle(table=bluff_table, actor=dealer)
+    hand = services.round_open(table=bluff_table, seats=[{"seat": 1, "player": "Ann", "stack": 5, "dealer": True},
+                                                         {"seat": 2, "player": "Bob", "stack": 5}], actor=dealer)
     # As Django's test client does: a request must not close the test's connection (and transaction).
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
     schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
-    schema.known_ids = {"tables": table.pk, "rounds": rnd.pk}
+    schema.known_ids = {"tables": table.pk, "rounds": rnd.pk, "rummy": game.pk, "bluffjack": hand.bluffjack_game_id}
     yield schema
     request_started.connect(close_old_connections)
     request_finished.connect(close_old_connections)
