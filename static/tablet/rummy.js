@@ -1,101 +1,247 @@
-/* Contract Rummy dealer assist on the tablet: pick the laid-down cards and the cards left in a hand,
- * check them against the deal's contract (the engine, through /api/tables/<id>/rummy/check/), and keep
- * the score sheet of the seven deals on this tablet (localStorage). */
+/* Contract Rummy on the tablet: the game is kept on the server (/api/rummy/games/...).
+ *
+ * Start a game (players, first dealer), deal each deal, and follow every turn with the actions the
+ * engine allows (take or decline the discard, claims, draw, lay down the contract, lay off, discard).
+ * Cards to lay down come from the player's hand (tapped) or from a scan of the laid-down cards.  The
+ * score sheet is the server's: it survives a reload or another tablet.  Every command carries an
+ * Idempotency-Key and is re-sent after a dropped network.  A contract can still be checked without
+ * recording anything (the panel at the bottom).
+ */
 (function () {
   "use strict";
   const app = document.getElementById("app");
   const TABLE = Number(app.dataset.table);
-  const SHEET = "rummy-sheet-" + TABLE;
+  const PENDING = "rummy-pending-" + TABLE;
   const $ = (id) => document.getElementById(id);
-  const players = ["Player 1", "Player 2", "Player 3", "Player 4"];
-  let deal = 1, player = players[0], target = "laid", rank = null, last = null;
-  const cards = { laid: [], hand: [] };
-  const sheet = JSON.parse(localStorage.getItem(SHEET) || "{}"); // player -> {deal: points}
+  const el = (tag, attrs = {}, ...kids) => {
+    const n = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) {
+      if (k === "class") n.className = v;
+      else if (k === "text") n.textContent = v;
+      else if (k.startsWith("on")) n.addEventListener(k.slice(2), v);
+      else if (v !== false && v !== null && v !== undefined) n.setAttribute(k, v === true ? "" : v);
+    }
+    for (const kid of kids) if (kid !== null && kid !== undefined) n.append(kid);
+    return n;
+  };
+  const LABELS = {
+    start_deal: "Deal", take_discard: "Take the discard", decline_discard: "Decline the discard",
+    claim_discard: "Claim it (+ penalty card)", pass_claim: "Pass", draw_stock: "Draw from the stock",
+    reshuffle_discards: "Shuffle the discards into a new stock",
+  };
 
-  function btn(text, attrs, onclick, on) {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.className = "toggle" + (on ? " on" : "");
-    b.textContent = text;
-    for (const [k, v] of Object.entries(attrs)) b.setAttribute(k, v);
-    b.addEventListener("click", onclick);
-    return b;
+  let game = null;
+  let count = 4;
+  let first = 0;
+  let selected = []; // indices into the hand of the player in turn
+  let meldTarget = null;
+  let scanned = null; // {sha256, codes}
+  let busy = false;
+
+  function pretty(code) {
+    if (code.startsWith("JK")) return "🃏" + (code.includes("=") ? "=" + pretty(code.split("=")[1]) : "");
+    const suit = { S: "♠", H: "♥", D: "♦", C: "♣" }[code.slice(-1)];
+    return code.slice(0, -1).replace("T", "10") + suit;
   }
   function csrf() {
     const m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
     return m ? decodeURIComponent(m[1]) : "";
   }
+  function showError(data) {
+    const box = $("error");
+    box.hidden = !data;
+    if (data) box.textContent = (data.field ? data.field + ": " : "") + (data.error || JSON.stringify(data)) + (data.rule ? ` [${data.rule}]` : "");
+  }
+  async function request(method, url, body, key) {
+    const headers = { "X-CSRFToken": csrf(), Accept: "application/json" };
+    let payload;
+    if (body instanceof FormData) payload = body;
+    else if (body !== undefined) {
+      headers["Content-Type"] = "application/json";
+      payload = JSON.stringify(body);
+    }
+    if (key) headers["Idempotency-Key"] = key;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const r = await fetch(url, { method, headers, body: payload, credentials: "same-origin" });
+        return { ok: r.ok, status: r.status, data: await r.json().catch(() => ({ error: "unreadable answer" })) };
+      } catch (e) {
+        // Network down: send the very same command again (same Idempotency-Key).
+        await new Promise((res) => setTimeout(res, Math.min(500 * 2 ** attempt, 5000)));
+      }
+    }
+  }
+  async function command(url, body) {
+    if (busy) return null;
+    busy = true;
+    showError(null);
+    const key = crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random();
+    localStorage.setItem(PENDING, JSON.stringify({ url, body, key }));
+    try {
+      const r = await request("POST", url, body, key);
+      localStorage.removeItem(PENDING);
+      if (!r.ok) {
+        showError(r.data);
+        await load();
+        return null;
+      }
+      selected = [];
+      meldTarget = null;
+      scanned = null;
+      game = r.data;
+      render();
+      return r.data;
+    } finally {
+      busy = false;
+    }
+  }
+  async function resendPending() {
+    const raw = localStorage.getItem(PENDING);
+    if (!raw) return;
+    const { url, body, key } = JSON.parse(raw);
+    const r = await request("POST", url, body, key);
+    localStorage.removeItem(PENDING);
+    if (!r.ok && r.status !== 409) showError(r.data);
+  }
+  async function load() {
+    const r = await request("GET", `/api/tables/${TABLE}/rummy/games/`);
+    if (!r.ok) return showError(r.data);
+    game = r.data.find((g) => g.state === "playing") || r.data[0] || null;
+    render();
+  }
+
+  const playing = () => game && game.state === "playing";
+  const turn = () => (game && game.next.actor && game.next.actor.startsWith("player:") ? game.next.actor.slice(7) : null);
+  const act = (action, extra = {}) => command(`/api/rummy/games/${game.id}/actions/`, { action, version: game.version, ...extra });
+
   function render() {
-    $("rummy-deal").textContent = deal;
-    $("rummy-deals").replaceChildren(...[1, 2, 3, 4, 5, 6, 7].map((d) =>
-      btn(`Deal ${d}`, { "data-deal": d }, () => { deal = d; last = null; render(); }, d === deal)));
-    $("rummy-players").replaceChildren(...players.map((p) =>
-      btn(p, { "data-player": p }, () => { player = p; cards.laid = []; cards.hand = []; last = null; render(); }, p === player)));
+    $("rummy-new").hidden = playing();
+    $("rummy-play").hidden = !playing();
+    $("rummy-title").textContent = game ? `· game ${game.number} · ` + (game.deal ? `deal ${game.deal} of ${game.deals_in_game}` +
+      ` · contract ${game.contract.join(" + ")} · ${game.dealer} deals` : "no deal yet") + (playing() ? "" : ` · ${game.state_label}`) : "";
+    renderNew();
+    if (playing()) renderPlay();
+    renderSheet();
+  }
+
+  function renderNew() {
+    $("rummy-count").replaceChildren(...[3, 4, 5, 6, 7, 8].map((n) => el("button", { class: "toggle" + (n === count ? " on" : ""),
+      type: "button", "data-rummy-count": n, text: `${n} players`, onclick: () => { count = n; first = Math.min(first, n - 1); render(); } })));
+    $("rummy-first").replaceChildren(...Array.from({ length: count }, (_, i) => el("button", {
+      class: "toggle" + (i === first ? " on" : ""), type: "button", "data-rummy-first": i, text: `Player ${i + 1} deals first`,
+      onclick: () => { first = i; render(); } })));
+  }
+
+  function renderPlay() {
+    const n = game.next;
+    const who = turn();
+    $("rummy-prompt").textContent = (who ? `${who}: ` : "") + n.reason;
+    $("rummy-prompt").dataset.needs = n.needs;
+    const hand = who && game.hands[who] ? game.hands[who] : [];
+    const buttons = [];
+    for (const a of n.allowed) {
+      if (a === "start_deal") buttons.push(el("button", { class: "btn primary big", type: "button", "data-rummy-action": a,
+        text: `Deal ${game.deal + 1}`, onclick: () => command(`/api/rummy/games/${game.id}/deals/`, { version: game.version }) }));
+      else if (a === "lay_down") buttons.push(el("button", { class: "btn primary big", type: "button", "data-rummy-action": a,
+        text: scanned ? "Lay down the scanned cards" : `Lay down the ${selected.length} selected`,
+        disabled: !scanned && !selected.length, onclick: layDown }));
+      else if (a === "discard") buttons.push(el("button", { class: "btn big", type: "button", "data-rummy-action": a,
+        text: "Discard the selected card", disabled: selected.length !== 1,
+        onclick: () => act("discard", { card: hand[selected[0]] }) }));
+      else if (a === "lay_off") buttons.push(el("button", { class: "btn big", type: "button", "data-rummy-action": a,
+        text: "Lay off the selected card on the chosen meld", disabled: selected.length !== 1 || meldTarget === null,
+        onclick: () => act("lay_off", { card: hand[selected[0]], meld: meldTarget }) }));
+      else if (LABELS[a]) buttons.push(el("button", { class: "btn big" + (n.forced === a ? " forced" : ""), type: "button",
+        "data-rummy-action": a, text: LABELS[a], onclick: () => act(a) }));
+      // trade_joker: through the API (POST .../actions/ {"action": "trade_joker", "meld", "card"}), not on this panel yet.
+    }
+    $("rummy-actions").replaceChildren(...buttons);
+    $("rummy-table").replaceChildren(
+      el("div", { class: "hand", text: `Discard pile: ${game.top_discard ? pretty(game.top_discard) : "—"} · stock ${game.stock}` }),
+      ...game.melds.map((m) => el("button", { class: "toggle" + (meldTarget === m.index ? " on" : ""), type: "button",
+        "data-meld": m.index, text: `${m.owner}: ${m.kind} ${m.cards.map(pretty).join(" ")}`,
+        onclick: () => { meldTarget = m.index; render(); } })));
+    $("rummy-hand").replaceChildren(...(who ? [el("h4", { text: `${who}'s hand (${game.hand_points[who]} points)` }),
+      ...hand.map((c, i) => el("button", { class: "playing-card toggle" + (selected.includes(i) ? " on" : "") + (/[HD]$/.test(c) ? " red" : ""),
+        type: "button", "data-hand-card": c, "data-hand-index": i, text: pretty(c),
+        onclick: () => { selected = selected.includes(i) ? selected.filter((x) => x !== i) : [...selected, i]; scanned = null; render(); } }))] : []));
+    $("rummy-scan-label").hidden = !n.allowed.includes("lay_down");
+  }
+
+  function renderSheet() {
+    const deals = game ? game.deals_in_game : 7;
+    const nums = Array.from({ length: deals }, (_, i) => i + 1);
+    $("rummy-sheet-head").replaceChildren(el("tr", {}, ...["Player", ...nums, "Total"].map((t) => el("th", { text: t }))));
+    $("rummy-sheet").replaceChildren(...(game ? game.sheet : []).map((row) => el("tr", { "data-sheet": row.player },
+      el("td", { text: row.player + (game.winners.includes(row.player) ? " 🏆" : "") }),
+      ...nums.map((d) => el("td", { text: d <= row.scores.length ? row.scores[d - 1] : "" })),
+      el("td", { class: "total", text: row.total }))));
+  }
+
+  async function layDown() {
+    const hand = game.hands[turn()];
+    const cards = scanned ? scanned.codes : selected.map((i) => hand[i]);
+    const extra = scanned ? { scan_sha256: scanned.sha256 } : {};
+    await act("lay_down", { cards, ...extra });
+  }
+  async function scan(file) {
+    const form = new FormData();
+    form.append("image", file);
+    showError(null);
+    const r = await request("POST", `/api/rummy/games/${game.id}/scan/`, form);
+    $("rummy-scan").value = "";
+    const box = $("rummy-scan-result");
+    box.hidden = false;
+    if (!r.ok) {
+      box.textContent = `Scan not read (${r.data.error}): tap the cards in the hand instead`;
+      return;
+    }
+    const codes = r.data.cards.map((c) => c.code);
+    box.textContent = `Read ${codes.map(pretty).join(" ")} (` + r.data.cards.map((c) => Math.round(100 * c.confidence) + "%").join(", ") +
+      ") — " + (r.data.met ? `contract met: ${r.data.melds.map((m) => m.map(pretty).join(" ")).join(" | ")}` : `contract NOT met: ${r.data.message}`);
+    scanned = r.data.met ? { sha256: r.data.sha256, codes } : null;
+    render();
+  }
+  async function startGame() {
+    const players = Array.from({ length: count }, (_, i) => `Player ${i + 1}`);
+    await command(`/api/tables/${TABLE}/rummy/games/`, { players, dealer: players[first] });
+  }
+
+  // ---- check a contract without recording it (stateless, /api/tables/<id>/rummy/check/) -------------
+  let target = "laid", rank = null;
+  const cards = { laid: [], hand: [] };
+  function renderCheck() {
     $("rummy-target-laid").className = "btn" + (target === "laid" ? " primary" : "");
     $("rummy-target-hand").className = "btn" + (target === "hand" ? " primary" : "");
-    const show = (k, label) => {
-      const d = document.createElement("div");
-      d.className = "hand";
-      d.dataset.rummy = k;
-      d.textContent = `${label}: ${cards[k].join(" ") || "—"}`;
-      return d;
-    };
-    $("rummy-cards").replaceChildren(show("laid", "Laid down"), show("hand", "Left in hand"));
+    $("rummy-cards").replaceChildren(...[["laid", "Laid down"], ["hand", "Left in hand"]].map(([k, label]) =>
+      el("div", { class: "hand", "data-rummy": k, text: `${label}: ${cards[k].join(" ") || "—"}` })));
     const ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
-    $("rummy-ranks").replaceChildren(...ranks.map((r) => {
-      const b = btn(r === "T" ? "10" : r, { "data-rummy-rank": r }, () => { rank = r; render(); }, rank === r);
-      b.className = "pick rank" + (rank === r ? " on" : "");
-      return b;
-    }), Object.assign(btn("Joker", { "data-rummy-rank": "JK" }, () => { cards[target].push("JK"); render(); }), { className: "pick rank" }));
-    $("rummy-suits").replaceChildren(...[["S", "♠"], ["H", "♥"], ["D", "♦"], ["C", "♣"]].map(([s, sym]) => {
-      const b = btn(sym, { "data-rummy-suit": s }, () => { cards[target].push(rank + s); rank = null; render(); });
-      b.className = "pick suit" + (/[HD]/.test(s) ? " red" : "");
-      b.disabled = rank === null;
-      return b;
-    }));
-    $("rummy-record").disabled = !last;
-    $("rummy-sheet-head").replaceChildren(row(["Player", 1, 2, 3, 4, 5, 6, 7, "Total"], "th"));
-    $("rummy-sheet").replaceChildren(...players.map((p) => {
-      const s = sheet[p] || {};
-      const total = Object.values(s).reduce((a, b) => a + b, 0);
-      return row([p, ...[1, 2, 3, 4, 5, 6, 7].map((d) => (d in s ? s[d] : "")), total], "td", p);
-    }));
-  }
-  function row(values, tag, key) {
-    const tr = document.createElement("tr");
-    if (key) tr.dataset.sheet = key;
-    for (const v of values) {
-      const c = document.createElement(tag);
-      c.textContent = v;
-      tr.append(c);
-    }
-    return tr;
+    $("rummy-ranks").replaceChildren(...ranks.map((r) => el("button", { class: "pick rank" + (rank === r ? " on" : ""), type: "button",
+      "data-rummy-rank": r, text: r === "T" ? "10" : r, onclick: () => { rank = r; renderCheck(); } })),
+      el("button", { class: "pick rank", type: "button", "data-rummy-rank": "JK", text: "Joker",
+        onclick: () => { cards[target].push("JK"); renderCheck(); } }));
+    $("rummy-suits").replaceChildren(...[["S", "♠"], ["H", "♥"], ["D", "♦"], ["C", "♣"]].map(([s, sym]) => el("button", {
+      class: "pick suit" + (/[HD]/.test(s) ? " red" : ""), type: "button", "data-rummy-suit": s, text: sym, disabled: rank === null,
+      onclick: () => { cards[target].push(rank + s); rank = null; renderCheck(); } })));
   }
   async function check() {
-    const body = { deal, hand: cards.hand };
+    const body = { deal: game && game.deal ? game.deal : 1, hand: cards.hand };
     if (cards.laid.length) body.cards = cards.laid;
-    const r = await fetch(`/api/tables/${TABLE}/rummy/check/`, { method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf() }, body: JSON.stringify(body) });
-    const data = await r.json();
-    if (!r.ok) {
-      $("rummy-result").textContent = `${data.field || ""}: ${data.error}`;
-      last = null;
-    } else {
-      const contract = data.met === null ? "no contract laid down" : data.met ? `contract met — ${data.message}` : `contract NOT met: ${data.message}`;
-      $("rummy-result").textContent = `Deal ${data.deal} (${data.contract.join(" + ")}): ${contract}. Hand: ${data.hand_detail}`;
-      last = data;
-    }
-    render();
+    const r = await request("POST", `/api/tables/${TABLE}/rummy/check/`, body);
+    const d = r.data;
+    $("rummy-result").textContent = !r.ok ? `${d.field || ""}: ${d.error}` :
+      `Deal ${d.deal} (${d.contract.join(" + ")}): ` + (d.met === null ? "no contract laid down" : d.met ? `contract met — ${d.message}` :
+        `contract NOT met: ${d.message}`) + `. Hand: ${d.hand_detail}`;
   }
-  $("rummy-target-laid").addEventListener("click", () => { target = "laid"; render(); });
-  $("rummy-target-hand").addEventListener("click", () => { target = "hand"; render(); });
-  $("rummy-clear").addEventListener("click", () => { cards.laid = []; cards.hand = []; last = null; render(); });
+  $("rummy-target-laid").addEventListener("click", () => { target = "laid"; renderCheck(); });
+  $("rummy-target-hand").addEventListener("click", () => { target = "hand"; renderCheck(); });
+  $("rummy-clear").addEventListener("click", () => { cards.laid = []; cards.hand = []; renderCheck(); });
   $("rummy-check").addEventListener("click", check);
-  $("rummy-record").addEventListener("click", () => {
-    (sheet[player] = sheet[player] || {})[deal] = last.hand_points;
-    localStorage.setItem(SHEET, JSON.stringify(sheet));
-    last = null;
-    render();
-  });
-  render();
+  $("rummy-start").addEventListener("click", startGame);
+  $("rummy-scan").addEventListener("change", (ev) => ev.target.files[0] && scan(ev.target.files[0]));
+
+  renderCheck();
+  resendPending().then(load);
+  // Another device may play the game on: keep the view current (not while the dealer is selecting cards).
+  setInterval(() => { if (!busy && !document.hidden && !selected.length && !scanned) load(); }, 3000);
 })();

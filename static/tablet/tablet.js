@@ -36,6 +36,8 @@
   let busy = false;
   let payCents = {}; // "seat/kind" -> cents the dealer hands over
   let approveReason = null;
+  let bjGame = null; // Bluffjack: the game playing at this table (stacks carried from hand to hand)
+  let fix = { seq: null, rank: null, code: null, reason: null, before: null }; // pit-boss card correction
   const bets = {}; // seat -> {main, pp, t3, behind, doubleAlong, followSplit} in cents
 
   // ---- money -------------------------------------------------------------------------------------
@@ -128,6 +130,10 @@
     const t = await request("GET", `/api/tables/${TABLE}/`);
     if (!t.ok) return showError(t.data);
     table = t.data;
+    if (GAME === "bluffjack") {
+      const g = await request("GET", `/api/tables/${TABLE}/bluffjack/games/`);
+      bjGame = g.ok && g.data.length && g.data[0].state === "playing" ? g.data[0] : null;
+    }
     if (table.round) {
       const r = await request("GET", `/api/rounds/${table.round}/`);
       round = r.ok ? r.data : null;
@@ -184,6 +190,21 @@
   function renderNewRound() {
     const box = $("seat-editors");
     box.replaceChildren();
+    $("btn-open").hidden = false;
+    if (GAME === "bluffjack" && bjGame) {
+      // A game is playing: the next hand starts from the stacks the last one left (no chips to enter).
+      $("btn-open").hidden = true;
+      box.append(el("div", { class: "bj-game", id: "bj-game" },
+        el("h3", { text: `Game ${bjGame.number} · hand ${bjGame.hands_played + 1} · ${bjGame.button} deals` }),
+        ...bjGame.players.map((p) => el("div", { class: "chip-row" + (p.eliminated ? " out" : ""), "data-stack": p.player },
+          el("span", { class: "label", text: `Seat ${p.seat} ${p.player}` }),
+          el("span", { class: "amount", text: p.eliminated ? "out" : `${p.stack} chips` }))),
+        el("button", { class: "btn primary big", id: "btn-next-hand", type: "button", text: "Deal next hand",
+          onclick: nextHand }),
+        el("button", { class: "btn ghost", id: "btn-end-game", type: "button", text: "End game (players leave)",
+          onclick: endGame })));
+      return;
+    }
     const min = cents(table.min_bet);
     for (let n = 1; n <= SEATS; n++) {
       bets[n] = bets[n] || { main: 0, pp: 0, t3: 0, behind: 0, doubleAlong: true, followSplit: "both" };
@@ -391,6 +412,67 @@
         "data-reason": text, onclick: () => { approveReason = text; renderSettlement(); } }));
     }
     $("btn-approve").disabled = !approveReason;
+    renderCorrection();
+  }
+
+  // ---- pit boss: correct a card after settlement and see the re-settlement -------------------------
+  function renderCorrection() {
+    const r = round;
+    const box = $("correct");
+    const can = PIT && ["settled", "mismatch", "closed"].includes(r.state) && r.cards.length > 0;
+    box.hidden = !can;
+    if (!can) return;
+    $("fix-cards").replaceChildren(...r.cards.map((c) => el("button", {
+      class: "toggle" + (fix.seq === c.seq ? " on" : ""), type: "button", "data-fix-seq": c.seq,
+      text: `#${c.seq} ${pretty(c.code)} → ${c.to}`, onclick: () => { fix.seq = c.seq; renderCorrection(); } })));
+    const rs = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
+    $("fix-ranks").replaceChildren(...rs.map((x) => el("button", { class: "pick rank" + (fix.rank === x ? " on" : ""),
+      type: "button", "data-fix-rank": x, text: x === "T" ? "10" : x, onclick: () => { fix.rank = x; renderCorrection(); } })),
+      el("button", { class: "pick rank" + (fix.code === "JK" ? " on" : ""), type: "button", "data-fix-rank": "JK", text: "Joker",
+        onclick: () => { fix.rank = null; fix.code = "JK"; renderCorrection(); } }));
+    $("fix-suits").replaceChildren(...[["S", "♠"], ["H", "♥"], ["D", "♦"], ["C", "♣"]].map(([s, sym]) => el("button", {
+      class: "pick suit" + (/[HD]/.test(s) ? " red" : "") + (fix.code === fix.rank + s ? " on" : ""), type: "button",
+      "data-fix-suit": s, text: sym, disabled: fix.rank === null,
+      onclick: () => { fix.code = fix.rank + s; renderCorrection(); } })));
+    $("fix-reasons").replaceChildren(...["misread scan, checked on camera", "dealer entered the wrong card",
+      "card exposed and replaced"].map((text) => el("button", { class: "toggle" + (fix.reason === text ? " on" : ""),
+      type: "button", "data-fix-reason": text, text, onclick: () => { fix.reason = text; renderCorrection(); } })));
+    const ready = fix.seq !== null && fix.code && fix.reason;
+    $("fix-summary").textContent = ready ? `Card #${fix.seq} becomes ${pretty(fix.code)} (${fix.reason})` : "Pick the card, its right value and a reason";
+    $("btn-correct").disabled = !ready;
+  }
+  function lineKey(ln) {
+    return `seat ${ln.seat} ${ln.bet}` + (ln.hand !== null && ln.hand !== undefined ? ` hand ${ln.hand + 1}` : "") +
+      (ln.behind !== null && ln.behind !== undefined ? ` behind ${ln.behind}` : "");
+  }
+  async function correctCard() {
+    const before = Object.fromEntries(round.settlement.map((ln) => [lineKey(ln), ln]));
+    const r = await command(`/api/rounds/${round.id}/cards/${fix.seq}/correct/`,
+      { code: fix.code, reason: fix.reason, version: round.version });
+    if (!r) return;
+    round = r;
+    const changes = r.settlement.map((ln) => {
+      const old = before[lineKey(ln)];
+      return old && old.net === ln.net && old.result === ln.result ? null :
+        `${lineKey(ln)}: ${old ? `${old.result} ${old.net}` : "—"} → ${ln.result} ${ln.net}`;
+    }).filter(Boolean);
+    const out = $("resettle");
+    out.hidden = false;
+    out.replaceChildren(el("h4", { text: `Re-settled after correcting card #${fix.seq} to ${pretty(fix.code)}` }),
+      ...(changes.length ? changes : ["no line changed"]).map((t) => el("div", { class: "change", text: t })),
+      el("div", { text: `Round now ${r.state_label}` + (r.discrepancies.length ? ": " + r.discrepancies.map((d) =>
+        `seat ${d.seat} ${d.bet} paid ${d.paid}, due ${d.due}`).join("; ") : "") }));
+    fix = { seq: null, rank: null, code: null, reason: null, before: null };
+    payCents = {};
+    render();
+  }
+  async function loadRound(id) {
+    const r = await request("GET", `/api/rounds/${id}/`);
+    if (!r.ok) return showError(r.data);
+    round = r.data;
+    $("recall-dialog").close();
+    $("resettle").hidden = true;
+    render();
   }
 
   // ---- commands ------------------------------------------------------------------------------------
@@ -411,6 +493,21 @@
       round = r;
       payCents = {};
       for (const k of Object.keys(bets)) delete bets[k];
+      await refresh();
+    }
+  }
+  async function nextHand() {
+    const r = await command(`/api/bluffjack/games/${bjGame.id}/hands/`, { version: bjGame.version });
+    if (r) {
+      round = r;
+      payCents = {};
+      toast("Shoe reshuffled for the new hand: tell the players");
+      await refresh();
+    }
+  }
+  async function endGame() {
+    if (await command(`/api/bluffjack/games/${bjGame.id}/end/`, { reason: "players left the table", version: bjGame.version })) {
+      bjGame = null;
       await refresh();
     }
   }
@@ -494,7 +591,10 @@
       el("div", { text: x.payments.filter((p) => !p.superseded).map((p) => `paid seat ${p.seat} ${p.kind} ${p.amount}`).join("; ") }),
       x.approvals.length ? el("div", { text: "approved: " + x.approvals.map((a) => `${a.kind} by ${a.approved_by} (${a.reason})`).join("; ") }) : null,
       x.cards.some((c) => c.corrected_from) ? el("div", { text: "corrections: " + x.cards.filter((c) => c.corrected_from)
-        .map((c) => `${c.corrected_from}→${c.code} by ${c.corrected_by}`).join("; ") }) : null)));
+        .map((c) => `${c.corrected_from}→${c.code} by ${c.corrected_by}` + (c.correction_reason ? ` (${c.correction_reason})` : ""))
+        .join("; ") }) : null,
+      PIT && ["settled", "mismatch", "closed"].includes(x.state) ? el("button", { class: "btn", type: "button",
+        "data-recall-correct": x.id, text: "Correct a card", onclick: () => loadRound(x.id) }) : null)));
     $("recall-dialog").showModal();
   }
 
@@ -506,7 +606,7 @@
       return simple("cancel", { reason: b.dataset.cancelReason });
     }
     ({
-      shuffle, take, open: openRound, recall, approve,
+      shuffle, take, open: openRound, recall, approve, correct: correctCard,
       pause: () => simple("pause", { reason: "paused at the table" }),
       resume: () => simple("resume"),
       "cancel-ask": () => $("cancel-dialog").showModal(),

@@ -236,12 +236,62 @@ def test_a_bluffjack_hand_on_the_tablet_shows_the_pot_and_resolves_it(browser, l
     page.click("#btn-settle")
     page.wait_for_selector("[data-bet='2/pot']")
     assert "fold" in page.inner_text("[data-bet='2/pot']")
+    # Paid as due, the round closes; the next hand starts from the stacks this one left.
+    page.click("#btn-paid")
+    page.click("#btn-next")
+    page.wait_for_selector("#bj-game")
+    assert "9 chips" in page.inner_text("[data-stack='Seat 1']")
+    assert "11 chips" in page.inner_text("[data-stack='Seat 2']")
+    assert "Seat 2 deals" in page.inner_text("#bj-game")
+    page.click("#btn-next-hand")
+    needs(page, "card")
+    assert "pot 2" in page.inner_text("#prompt")
+    assert "stack 9" in page.inner_text("[data-hand='seat:1']")
+    assert "stack 11" in page.inner_text("[data-hand='seat:2'] .wagers") and "deals" in page.inner_text("[data-hand='seat:2']")
 
 
-def test_contract_rummy_melds_are_checked_and_the_score_sheet_kept(browser, live_server, demo_casino, dealer):
+def test_contract_rummy_a_deal_played_on_the_tablet_and_the_score_sheet_across_a_reload(
+        browser, live_server, demo_casino, dealer):
+    from tables import services_rummy
+    from tables.models import RummyGame
+    from tests.api.test_rummy_games import ANN, BOB, CY, UPCARD, shoe_order
+
     table = demo_casino.tables["contract-rummy"]
     page = sign_in(browser, live_server, dealer)
     page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    page.click("#btn-take")
+    page.wait_for_selector("#btn-take", state="hidden")
+    page.click("[data-rummy-count='3']")
+    page.click("[data-rummy-first='2']")
+    page.click("#rummy-start")
+    page.wait_for_selector("[data-rummy-action='start_deal']")
+    # The shuffler's read-out of the shoe (known cards) rather than the server's shuffle.
+    services_rummy.rummy_deal_start(game=RummyGame.objects.get(table=table), shoe_order=shoe_order(ANN, BOB, CY),
+                                    actor=dealer)  # fmt: skip
+    page.reload()
+    page.wait_for_selector("#rummy-prompt:has-text('Player 1')")
+    page.click("[data-rummy-action='take_discard']")
+    page.wait_for_selector(f"[data-hand-card='{UPCARD}']")
+    for i in range(10):  # Player 1's ten cards: two sets of five
+        page.click(f"[data-hand-index='{i}']")
+    page.click("[data-rummy-action='lay_down']")
+    page.wait_for_selector("[data-meld='1']")
+    page.click(f"[data-hand-card='{UPCARD}']")
+    page.click("[data-rummy-action='discard']")
+    page.wait_for_selector("[data-rummy-action='start_deal']")
+    assert page.inner_text("[data-sheet='Player 2']").split()[-1] == "67"
+    page.reload()
+    page.wait_for_selector("[data-sheet='Player 2']")
+    assert page.inner_text("[data-sheet='Player 1']").split() == ["Player", "1", "0", "0"]
+    assert page.inner_text("[data-sheet='Player 3']").split()[-1] == "67"
+    assert "deal 1 of 7" in page.inner_text("#rummy-title") and "Player 1 deals" in page.inner_text("#rummy-title")
+
+
+def test_contract_rummy_a_contract_is_checked_without_recording_it(browser, live_server, demo_casino, dealer):
+    table = demo_casino.tables["contract-rummy"]
+    page = sign_in(browser, live_server, dealer)
+    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    page.click("#rummy summary")
     for code in ["7S", "7H", "7D", "KC", "KD", "KH"]:
         page.click(f"[data-rummy-rank='{code[0]}']")
         page.click(f"[data-rummy-suit='{code[1]}']")
@@ -250,5 +300,43 @@ def test_contract_rummy_melds_are_checked_and_the_score_sheet_kept(browser, live
     page.click("[data-rummy-suit='S']")
     page.click("#rummy-check")
     page.wait_for_selector("#rummy-result:has-text('contract met')")
-    page.click("#rummy-record")
-    assert page.inner_text("[data-sheet='Player 1']").split()[-1] == "15"
+    assert "AS 15" in page.inner_text("#rummy-result")
+
+
+def test_a_pit_boss_corrects_a_card_after_settlement_and_sees_the_re_settlement(
+        browser, live_server, demo_casino, dealer, pit_boss):
+    from tables import services
+    from tables.models import AuditEvent
+
+    table = demo_casino.tables["bluffjack"]
+    services.table_open(table=table, actor=dealer)
+    services.shoe_shuffle(table=table, actor=dealer)
+    rnd = services.round_open(table=table, actor=dealer, seats=[
+        {"seat": 1, "player": "Ann", "stack": 2, "dealer": True}, {"seat": 2, "player": "Bob", "stack": 2}])
+    for code in ["TS", "9H", "9D", "8C"]:  # Bob 19, Ann 17
+        services.round_add_card(round=rnd, code=code, actor=dealer)
+    services.round_decide(round=rnd, action="raise", amount="1", actor=dealer)
+    services.round_decide(round=rnd, action="call", actor=dealer)
+    for _ in range(4):
+        rnd.refresh_from_db()
+        if rnd.prompt.get("needs") != "decision":
+            break
+        services.round_decide(round=rnd, action="stand", actor=dealer)
+    services.round_settle(round=rnd, actor=dealer)
+    page = sign_in(browser, live_server, pit_boss)
+    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    page.wait_for_selector("#correct:not([hidden])")
+    page.click("[data-fix-seq='3']")
+    page.click("[data-fix-rank='6']")
+    page.click("[data-fix-suit='D']")
+    page.click("[data-fix-reason='misread scan, checked on camera']")
+    page.click("#btn-correct")
+    page.wait_for_selector("#resettle:not([hidden])")
+    text = page.inner_text("#resettle")
+    assert "card #3" in text and "seat 1 pot" in text and "→ win" in text, text
+    assert AuditEvent.objects.filter(action="round.card.correct", round=rnd,
+                                     payload__reason="misread scan, checked on camera").exists()
+    # The recall shows the correction with its reason.
+    page.click("#btn-recall")
+    page.wait_for_selector("#recall-dialog[open]")
+    assert "9D→6D by pitboss (misread scan, checked on camera)" in page.inner_text("#recall-list")
