@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
@@ -266,7 +266,7 @@ def suspicious_shoes(table: Table, start: datetime, end: datetime) -> tuple[list
 
 
 def shuffle_findings(table: Table, shoe_ids: Iterable[int]) -> list[tuple[Finding, int]]:
-    """The pure shoe audit over the given shoes; each finding with the id of its shoe."""
+    """The pure shoe audit over the given shoes; each finding (``round_id``: the round's id) with its shoe's id."""
     ids = list(shoe_ids)
     if not ids:
         return []
@@ -274,10 +274,14 @@ def shuffle_findings(table: Table, shoe_ids: Iterable[int]) -> list[tuple[Findin
     notified = dict(ShuffleEvent.objects.filter(previous_shoe_id__in=ids).values_list("previous_shoe_id",
                                                                                       "players_notified"))
     cards: dict[int, dict[int, list[str]]] = defaultdict(lambda: defaultdict(list))
-    for shoe_id, round_id, code in (RoundCard.objects.filter(round__shoe_id__in=ids)
+    round_pk: dict[int, int] = {}
+    for shoe_id, number, round_id, code in (RoundCard.objects.filter(round__shoe_id__in=ids)
                                     .order_by("round__shoe_id", "shoe_position", "round__number", "seq")
-                                    .values_list("round__shoe_id", "round_id", "code")):  # fmt: skip
-        cards[shoe_id][round_id].append(code)
+                                    .values_list("round__shoe_id", "round__number", "round_id", "code")):  # fmt: skip
+        # The pure audit names rounds by their number at the table (what people read); the id is kept
+        # alongside to link the finding to its round.
+        cards[shoe_id][number].append(code)
+        round_pk[number] = round_id
     richness = finnish_richness if table.game.slug == "finnish-27" else hi_lo_true_count
     by_spec: dict[str, list[int]] = defaultdict(list)
     for pk in sorted(ids, key=lambda p: shoes[p].number):
@@ -294,6 +298,8 @@ def shuffle_findings(table: Table, shoe_ids: Iterable[int]) -> list[tuple[Findin
         ]
         for f in audit_shoe(spec, segments, richness=richness,
                             early_tolerance=int(getattr(settings, "AUDIT_EARLY_SHUFFLE_TOLERANCE", 0))):
+            if isinstance(f.round_id, int):
+                f = replace(f, round_id=round_pk[f.round_id])
             out.append((f, group[f.segment] if f.segment >= 0 else group[-1]))
     return out
 

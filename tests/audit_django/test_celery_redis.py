@@ -58,6 +58,16 @@ def test_a_real_worker_on_redis_runs_the_nightly_audit_to_its_report(redis_app, 
     bj.shuffle(at(1))
     bj.deal_rounds(at(1.1), 42, 5)
     bj.round(at(2), ["2S", "3S"])  # one late round
+    from celery.signals import task_postrun
+
+    def close_connection(**kwargs: Any) -> None:
+        # The worker thread's own database connection: closed after each task (as Celery's Django
+        # fixup does in a real worker), so the test database can be dropped afterwards.
+        from django.db import connection
+
+        connection.close()
+
+    task_postrun.connect(close_connection, weak=False)
     with start_worker(redis_app, pool="solo", perform_ping_check=False, shutdown_timeout=20):
         audit_nightly.delay(DAY.isoformat())
         deadline = time.monotonic() + 90
@@ -68,6 +78,7 @@ def test_a_real_worker_on_redis_runs_the_nightly_audit_to_its_report(redis_app, 
             time.sleep(0.3)
         else:
             pytest.fail("the worker did not finish the nightly audit within 90 s")
+    task_postrun.disconnect(close_connection)
     assert report.joined_at is not None and (tmp_path / report.pdf_path).is_file()
     assert AuditResult.objects.filter(kind=AuditKind.PACE, gaming_day=DAY).count() == 5
     assert AuditFinding.objects.filter(rule="shuffle.late").count() == 1

@@ -26,6 +26,7 @@ def test_a_round_dealt_after_the_cut_card_came_out_is_a_late_shuffle(bj):
     run(bj.table)
     finding = AuditFinding.objects.get(table=bj.table, rule="shuffle.late")
     assert finding.round_id == late.pk and finding.severity == "critical"
+    assert finding.message.startswith(f"round {late.number} was dealt after the shuffle point")
     assert finding.data == {"cards_dealt": 210, "shuffle_at": 208}
     assert rounds[-1].pk != late.pk and rules(bj.table) == ["shuffle.late"]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from typing import Any
 
 import pytest
@@ -55,7 +56,8 @@ def test_a_new_mismatch_shows_up_live_and_the_pit_boss_approves_it(browser, live
     alert.locator("input[name=reason]").fill("short-paid by 5; paid the player the difference")
     alert.locator("button.approve").click()
     page.wait_for_selector("#alerts li.none", timeout=10_000)
+    context.close()  # stops the polling
+    time.sleep(0.5)  # a poll still in flight finishes (and closes its database connection) before teardown
     rnd.refresh_from_db()
     assert rnd.state == RoundState.CLOSED
     assert rnd.approvals.get().approved_by == pit_boss
-    context.close()
