@@ -196,7 +196,10 @@ def main() -> None:
     django.setup()
     from tables.models import Round
 
+    from django.core.management import call_command
+
     print(f"database {url}", flush=True)
+    call_command("migrate", verbosity=0)  # the schema follows the code, also with --keep
     if not args.keep or not Round.objects.exists():
         setup(args.rounds, args.tables)
     bench_audit()
