@@ -194,9 +194,9 @@ def main() -> None:
     import django
 
     django.setup()
-    from tables.models import Round
-
     from django.core.management import call_command
+
+    from tables.models import Round
 
     print(f"database {url}", flush=True)
     call_command("migrate", verbosity=0)  # the schema follows the code, also with --keep
