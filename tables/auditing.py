@@ -386,7 +386,7 @@ def _audit_table_day(table_id: int, day: date) -> dict[str, Any]:
     # Shuffle points.
     bad, shoes = suspicious_shoes(table, start, end)
     found = shuffle_findings(table, bad)
-    findings = [{"rule": f.rule, "severity": f.severity, "message": f.message, "shoe_id": shoe_id,
+    findings: list[dict[str, Any]] = [{"rule": f.rule, "severity": f.severity, "message": f.message, "shoe_id": shoe_id,
                  "round_id": f.round_id if isinstance(f.round_id, int) else None,
                  "data": f.data} for f, shoe_id in found]  # fmt: skip
     by_rule: dict[str, int] = defaultdict(int)

@@ -482,8 +482,8 @@ class TableSim:
             for ln in lines:
                 w.add(SettlementLine(round=rnd, seat=seat, bet=ln.bet, wager=ln.wager, result=ln.result, net=ln.net,
                                      detail=ln.detail[:300], hand=ln.hand, behind=ln.behind))  # fmt: skip
-            for kind, amount in paid[str(seat)].items():
-                w.add(Payment(round=rnd, seat=seat, kind=kind, amount=Decimal(amount), recorded_by=dealer,
+            for kind, paid_text in paid[str(seat)].items():
+                w.add(Payment(round=rnd, seat=seat, kind=kind, amount=Decimal(paid_text), recorded_by=dealer,
                               recorded_at=settled_at))  # fmt: skip
         if big:
             w.add(Approval(round=rnd, kind=ApprovalKind.LARGE_PAYOUT, reason="checked the hand, pay it",
