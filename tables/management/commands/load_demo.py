@@ -24,6 +24,7 @@ from django.contrib.auth.models import Group
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
+from django.utils import timezone
 
 from tables.models import Casino, Game, PayTable, Pit, RuleSet, Table, TableStatus, VersionStatus
 from tables.roles import AUDITOR, DEALER, GAMES_MANAGER, PIT_BOSS
@@ -57,6 +58,11 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--reset-passwords", action="store_true", help="Set the demo passwords again.")
+        parser.add_argument(
+            "--history-days", type=int, default=0, metavar="N",
+            help="Also play N gaming days of simulated rounds at the house-banked tables (real engines) and audit "
+                 "them, so the dashboard and reports show something; only when no round exists yet.",
+        )  # fmt: skip
 
     def handle(self, *args: Any, **options: Any) -> None:
         call_command("seed_games", stdout=self.stdout)
@@ -79,6 +85,25 @@ class Command(BaseCommand):
         self.stdout.write("Demo logins (user / password / role):")
         for username, password, role, _ in DEMO_USERS:
             self.stdout.write(f"  {username:<8} {password:<16} {role or 'superuser'}")
+        if options["history_days"] > 0:
+            self._history(options["history_days"])
+
+    def _history(self, days: int) -> None:
+        """A small simulated history, played once: the floor simulator, then the audits of those days."""
+        from datetime import timedelta
+
+        from tables.auditing import audit_floor_day, gaming_day_of
+        from tables.floor_sim import simulate_floor
+        from tables.models import Round
+
+        if Round.objects.exists():
+            self.stdout.write("Simulated history: rounds already exist, none added.")
+            return
+        result = simulate_floor(tables=3, days=days, rounds_per_hour=20, seed=1)
+        today = gaming_day_of(timezone.now())
+        for d in range(days - 1, -1, -1):
+            audit_floor_day(today - timedelta(days=d), result.tables)
+        self.stdout.write(f"Simulated history: {days} gaming day(s) at tables {result.tables}, audited.")
 
     def _users(self, *, reset: bool) -> None:
         User = get_user_model()
