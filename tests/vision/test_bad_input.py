@@ -1,0 +1,87 @@
+"""Bad input never crashes the recogniser: a clear ValueError or an empty result."""
+
+import json
+import subprocess
+import sys
+
+import cv2
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from vision import recognize
+from vision.__main__ import _read
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.binary(max_size=2048))
+def test_random_bytes_are_refused_clearly(data, tmp_path_factory):
+    path = tmp_path_factory.mktemp("fuzz") / "x.jpg"
+    path.write_bytes(data)
+    try:
+        img = _read(str(path))
+    except ValueError as exc:
+        assert str(exc)
+        return
+    try:
+        assert isinstance(recognize(img), list)
+    except ValueError as exc:
+        assert str(exc)
+
+
+@settings(max_examples=60, deadline=None)
+@given(hnp.arrays(dtype=st.sampled_from([np.uint8, np.uint16, np.float32, np.int32, np.bool_]),
+                  shape=hnp.array_shapes(min_dims=1, max_dims=4, min_side=1, max_side=40)))  # fmt: skip
+def test_arrays_of_any_shape_and_type_give_a_list_or_a_clear_error(array):
+    try:
+        assert isinstance(recognize(array), list)
+    except ValueError as exc:
+        assert "expected" in str(exc) or "image" in str(exc)
+
+
+def test_a_truncated_jpeg_is_an_error_or_an_empty_result(tmp_path):
+    img = np.full((400, 300, 3), 200, np.uint8)
+    ok, buf = cv2.imencode(".jpg", img)
+    path = tmp_path / "cut.jpg"
+    path.write_bytes(buf.tobytes()[: len(buf) // 3])
+    try:
+        assert isinstance(recognize(_read(str(path))), list)
+    except ValueError:
+        pass
+
+
+def test_greyscale_and_16_bit_images_are_read():
+    rng = np.random.default_rng(0)
+    from vision.synth import shoe_image
+
+    img, label = shoe_image("KD", rng)
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    assert isinstance(recognize(grey), list)
+    assert recognize(img.astype(np.uint16) * 257)[0]["code"] in (label["code"], "unknown")
+
+
+def test_a_huge_image_is_refused():
+    try:
+        recognize(np.zeros((10_000, 10_000, 3), np.uint8))
+    except ValueError as exc:
+        assert "too large" in str(exc)
+
+
+def test_the_cli_prints_one_json_line_per_image_and_an_error_for_a_bad_file(tmp_path):
+    from vision.synth import shoe_image
+
+    img, _ = shoe_image("7C", np.random.default_rng(1))
+    good = tmp_path / "good.jpg"
+    cv2.imwrite(str(good), img)
+    bad = tmp_path / "bad.jpg"
+    bad.write_bytes(b"not an image")
+    run = subprocess.run([sys.executable, "-m", "vision", "recognize", "--json", str(good), str(bad)],
+                         capture_output=True, text=True, check=False)  # fmt: skip
+    lines = [json.loads(line) for line in run.stdout.splitlines()]
+    assert run.returncode == 0
+    assert lines[0]["image"] == str(good) and set(lines[0]["cards"][0]) >= {"code", "confidence", "corners"}
+    assert lines[1]["cards"] == [] and "not an image" in lines[1]["error"]
+    only_bad = subprocess.run([sys.executable, "-m", "vision", "recognize", "--json", str(bad)],
+                              capture_output=True, text=True, check=False)  # fmt: skip
+    assert only_bad.returncode == 1

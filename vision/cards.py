@@ -1,0 +1,101 @@
+"""Finding cards (white quadrilaterals) in an image and rectifying them to a canonical card."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .config import RecognizerConfig
+
+
+def whiteness(image: np.ndarray) -> np.ndarray:
+    """(H, W) uint8: the darkest channel — high on a white card, low on felt, plastic and ink."""
+    return image.min(axis=2)
+
+
+def card_mask(image: np.ndarray) -> np.ndarray:
+    """(H, W) uint8 0/255 mask of card-white pixels, from a global Otsu split of the whiteness."""
+    w = cv2.GaussianBlur(whiteness(image), (5, 5), 0)
+    thr, mask = cv2.threshold(w, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    if thr < 60:  # a dark picture with nothing white on it: no card
+        return np.zeros_like(mask)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    return mask
+
+
+def quad_of(contour: np.ndarray) -> np.ndarray | None:
+    """The four corners (4, 2) float32 of the sharp rectangle around a (rounded) card contour, or None."""
+    hull = cv2.convexHull(contour)
+    peri = cv2.arcLength(hull, True)
+    approx = None
+    for eps in (0.02, 0.03, 0.045, 0.06, 0.08):
+        a = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(a) == 4:
+            approx = a.reshape(4, 2).astype(np.float32)
+            break
+    if approx is None:
+        return cv2.boxPoints(cv2.minAreaRect(contour)).astype(np.float32)
+    # Rounded corners pull the polygon's vertices inwards: fit a line to each side's middle part
+    # and intersect neighbours to recover the sharp corners.
+    pts = hull.reshape(-1, 2).astype(np.float32)
+    lines = []
+    for i in range(4):
+        a, b = approx[i], approx[(i + 1) % 4]
+        d = b - a
+        length = float(np.hypot(*d))
+        if length < 4:
+            return approx
+        n = np.array([-d[1], d[0]]) / length
+        t = ((pts - a) @ d) / (length * length)
+        dist = np.abs((pts - a) @ n)
+        sel = pts[(t > 0.15) & (t < 0.85) & (dist < max(3.0, 0.03 * length))]
+        if len(sel) < 2:
+            lines.append((a, d / length))
+            continue
+        vx, vy, x0, y0 = cv2.fitLine(sel, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0]), np.array([vx, vy])))
+    out = []
+    for i in range(4):
+        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
+        m = np.array([d1, -d2]).T
+        if abs(np.linalg.det(m)) < 1e-6:
+            return approx
+        s = np.linalg.solve(m, p2 - p1)
+        out.append(p1 + s[0] * d1)
+    q = np.array(out, np.float32)
+    if np.abs(q - approx).max() > 0.15 * peri / 4:
+        return approx
+    return q
+
+
+def portrait_order(quad: np.ndarray) -> np.ndarray:
+    """Corners clockwise (in image coordinates) starting so that the first side is a short side."""
+    c = quad.mean(axis=0)
+    ang = np.arctan2(quad[:, 1] - c[1], quad[:, 0] - c[0])
+    q = quad[np.argsort(ang)]  # clockwise on screen (y down)
+    s01 = np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2])
+    s12 = np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[0] - q[3])
+    if s01 > s12:
+        q = np.roll(q, -1, axis=0)
+    # Of the two portrait orders, start with the corner nearer the image's top-left (a guess the
+    # index reader confirms or turns round).
+    if (q[2, 0] + q[2, 1]) < (q[0, 0] + q[0, 1]):
+        q = np.roll(q, 2, axis=0)
+    return q
+
+
+def rectify(image: np.ndarray, quad: np.ndarray, config: RecognizerConfig) -> np.ndarray:
+    """Warp the card with corners ``quad`` (TL, TR, BR, BL) to (card_height, card_width, 3)."""
+    w, h = config.card_width, config.card_height
+    dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+    m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
+    return cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def card_contours(image: np.ndarray, config: RecognizerConfig) -> list[np.ndarray]:
+    """Outer contours of the white regions big enough to be (groups of) cards, largest first."""
+    mask = card_mask(image)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    area = image.shape[0] * image.shape[1]
+    big = [c for c in contours if cv2.contourArea(c) >= config.min_card_area * area]
+    return sorted(big, key=cv2.contourArea, reverse=True)

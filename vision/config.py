@@ -1,0 +1,24 @@
+"""Thresholds of the recogniser, in one frozen object passed down the pipeline."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class RecognizerConfig:
+    """Every tunable of the pipeline (sizes are fractions of the image or of the canonical card)."""
+
+    card_width: int = 180  # canonical card, portrait (63 x 88 mm)
+    card_height: int = 252
+    max_side: int = 900  # images are reduced to this longest side to find cards (corners are scaled back)
+    min_card_area: float = 0.01  # fraction of the image area
+    corner_w: float = 0.30  # index corner crop, fractions of the canonical card
+    corner_h: float = 0.38
+    unknown_below: float = 0.5  # below this confidence the code is "unknown" (with the best guesses)
+    joker_no_index_confidence: float = 0.72  # a card whose corners hold no index (many Jokers print none)
+    single_corner_factor: float = 0.9  # confidence when only one corner could be read
+    red_threshold: float = 28.0  # mean R - max(G, B) of ink pixels above which the ink is red
+
+
+DEFAULT_CONFIG = RecognizerConfig()

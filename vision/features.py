@@ -1,0 +1,43 @@
+"""Features of one glyph (a binary ink mask) for the index classifier."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+SIDE = 20
+PROFILE = 10
+N_FEATURES = SIDE * SIDE + 2 * PROFILE + 5
+
+
+def glyph_features(mask: np.ndarray) -> np.ndarray:
+    """Feature vector (float32, ``N_FEATURES``) of a glyph mask (H, W) uint8 with ink > 0.
+
+    The glyph cropped to its ink, centred in a square keeping its aspect, at ``SIDE``×``SIDE``; its
+    row and column ink profiles; and shape measures that do not depend on the typeface: aspect, ink
+    fill, solidity (ink over convex hull: a club's lobes leave deep bays, a diamond none), holes.
+    """
+    if mask.ndim != 2:
+        raise ValueError(f"expected a 2-D mask, got shape {mask.shape}")
+    ys, xs = np.nonzero(mask)
+    if len(ys) == 0:
+        return np.zeros(N_FEATURES, np.float32)
+    m = (mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1] > 0).astype(np.uint8) * 255
+    h, w = m.shape
+    side = max(h, w) + 2
+    sq = np.zeros((side, side), np.uint8)
+    y0, x0 = (side - h) // 2, (side - w) // 2
+    sq[y0 : y0 + h, x0 : x0 + w] = m
+    small = cv2.resize(sq, (SIDE, SIDE), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
+    fill = float((m > 0).mean())
+    aspect = w / h
+    rows = cv2.resize(m, (1, PROFILE), interpolation=cv2.INTER_AREA).ravel().astype(np.float32) / 255.0
+    cols = cv2.resize(m, (PROFILE, 1), interpolation=cv2.INTER_AREA).ravel().astype(np.float32) / 255.0
+    contours, hierarchy = cv2.findContours(m, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    pts = np.concatenate(contours) if contours else np.zeros((1, 1, 2), np.int32)
+    hull_area = cv2.contourArea(cv2.convexHull(pts)) if len(pts) >= 3 else 0.0
+    solidity = float((m > 0).sum()) / hull_area if hull_area > 0 else 1.0
+    holes = 0 if hierarchy is None else int((hierarchy[0][:, 3] >= 0).sum())
+    return np.concatenate(
+        [small.ravel(), rows, cols, [aspect, np.log(aspect), fill, min(solidity, 1.5), min(holes, 3)]]
+    ).astype(np.float32)

@@ -1,0 +1,151 @@
+"""Reading a card's index (rank over suit) from its corner.
+
+Input is the top-left corner of a rectified card, upright; output is a probability over the 52
+codes, or nothing when the corner holds no index (many Jokers print none).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .config import RecognizerConfig
+from .features import glyph_features
+from .model import CLASSES, JUNK, RANK_CLASSES, RANK_OF, SUIT_CLASSES, Mlp
+
+RANKS = "A23456789TJQK"
+SUITS = "SHDC"
+RED = (False, True, True, False)  # S H D C
+
+
+@dataclass(frozen=True, slots=True)
+class CornerRead:
+    """What one corner says: ``probs`` (13, 4) over rank x suit, or None; ``joker_text`` when the
+    corner shows a column of letters (a "JOKER" index) rather than rank over suit."""
+
+    probs: np.ndarray | None
+    joker_text: bool = False
+    ink: bool = False  # whether the corner had any ink at all
+
+
+_EMPTY = CornerRead(None)
+
+
+def read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig) -> CornerRead:
+    """Read the index of an upright corner crop (h, w, 3) uint8 BGR."""
+    if corner.ndim != 3 or corner.shape[2] != 3:
+        raise ValueError(f"expected a (h, w, 3) corner, got {corner.shape}")
+    grey = corner.min(axis=2)
+    lo, hi = np.percentile(grey, (2, 90))
+    if hi - lo < 40:
+        return _EMPTY
+    thr, _ = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    thr = min(thr, hi - 0.35 * (hi - lo))
+    ink = (grey < thr).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    h, w = ink.shape
+    comps = []
+    for i in range(1, n):
+        x, y, cw, ch, area = stats[i]
+        if area < 0.0015 * h * w or ch < 0.035 * h:
+            continue
+        if x <= 0 or y <= 0 or x + cw >= w or y + ch >= h:
+            continue  # cut by the crop: the card's edge, a shadow, or art running into the corner
+        if ch > 0.6 * h or cw > 0.8 * w:
+            continue
+        comps.append((int(y), int(x), int(cw), int(ch), i))
+    if not comps:
+        return CornerRead(None, ink=False)
+    comps.sort()
+    # The index sits near the corner: start from the component nearest the top-left.
+    comps.sort(key=lambda c: c[0] + 0.5 * c[1])
+    first = comps[0]
+    ry, rx, rw, rh = first[0], first[1], first[2], first[3]
+    rank_ids = [first[4]]
+    for y, x, cw, ch, i in comps[1:]:
+        overlap = min(ry + rh, y + ch) - max(ry, y)
+        if overlap > 0.6 * min(rh, ch) and x - (rx + rw) < 0.6 * rh and x + cw > rx - 0.6 * rh and 0.6 < ch / rh < 1.6:
+            rank_ids.append(i)
+            nx, ny = min(rx, x), min(ry, y)
+            rw, rh = max(rx + rw, x + cw) - nx, max(ry + rh, y + ch) - ny
+            rx, ry = nx, ny
+    below = [c for c in comps if c[4] not in rank_ids and c[0] >= ry + 0.7 * rh
+             and c[1] < rx + rw + 0.3 * rh and c[1] + c[2] > rx - 0.3 * rh]  # fmt: skip
+    if _letter_column(comps, rx, rw, rh):
+        return CornerRead(None, joker_text=True, ink=True)
+    if not below:
+        return CornerRead(None, ink=True)
+    suit = min(below, key=lambda c: c[0])
+    if suit[0] - (ry + rh) > 1.5 * rh:
+        return CornerRead(None, ink=True)
+    rank_mask = np.isin(labels[ry : ry + rh, rx : rx + rw], rank_ids).astype(np.uint8) * 255
+    sy, sx, sw, sh, si = suit
+    suit_mask = (labels[sy : sy + sh, sx : sx + sw] == si).astype(np.uint8) * 255
+    feats = np.stack([glyph_features(rank_mask), glyph_features(suit_mask)])
+    p = model.probabilities(feats)
+    pr = np.zeros(13)
+    for c in RANK_CLASSES:
+        pr[RANKS.index(RANK_OF[CLASSES[c]])] += p[0, c]
+    pr /= pr.sum() + p[0, JUNK] + 1e-9
+    ps = np.array([p[1, c] for c in SUIT_CLASSES])
+    ps /= ps.sum() + p[1, JUNK] + 1e-9
+    # Colour: red ink (hearts, diamonds) against black (spades, clubs); a strong cue that does not
+    # depend on the deck's design.
+    pix = corner[(labels == si) | np.isin(labels, rank_ids)].astype(np.float32)
+    redness = float(np.mean(pix[:, 2] - np.maximum(pix[:, 0], pix[:, 1]))) if len(pix) else 0.0
+    is_red = redness > config.red_threshold
+    ps = ps * np.where(np.array(RED) == is_red, 1.0, 0.03) * suit_shape_prior(suit_mask)
+    ps /= ps.sum() + 1e-12
+    return CornerRead(np.outer(pr, ps), ink=True)
+
+
+def _letter_column(comps: list[tuple[int, int, int, int, int]], rx: int, rw: int, rh: int) -> bool:
+    """Four or more glyphs of about one size stacked in one column: a "JOKER" written down the corner."""
+    col = [c for c in comps if abs((c[1] + c[2] / 2) - (rx + rw / 2)) < 0.6 * max(rw, rh) and 0.5 < c[3] / rh < 1.6]
+    if len(col) < 4:
+        return False
+    col.sort()
+    gaps = [b[0] - (a[0] + a[3]) for a, b in zip(col, col[1:], strict=False)]
+    return sum(1 for g in gaps[:4] if -0.2 * rh < g < 0.8 * rh) >= 3
+
+
+def bays(mask: np.ndarray) -> tuple[int, int]:
+    """Deep bays of a glyph's outline: (in its upper 60 %, in its top 40 % near the centre line).
+
+    A club's three lobes leave two deep bays high up, a spade none (its bays are at the stem); a
+    heart has a notch at the top centre, a diamond none.  These hold whatever the typeface.
+    """
+    m = (mask > 0).astype(np.uint8)
+    ys, xs = np.nonzero(m)
+    if len(ys) == 0:
+        return 0, 0
+    m = m[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    h, w = m.shape
+    contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    c = max(contours, key=cv2.contourArea)
+    if len(c) < 4:
+        return 0, 0
+    try:
+        d = cv2.convexityDefects(c, cv2.convexHull(c, returnPoints=False))
+    except cv2.error:
+        return 0, 0
+    if d is None:
+        return 0, 0
+    upper = notch = 0
+    for _s, _e, f, depth in d.reshape(-1, 4):
+        x, y = c[f][0]
+        if depth / 256 > 0.08 * h and y < 0.6 * h:
+            upper += 1
+        if depth / 256 > 0.06 * h and y < 0.4 * h and abs(x - w / 2) < 0.25 * w:
+            notch += 1
+    return upper, notch
+
+
+def suit_shape_prior(mask: np.ndarray) -> np.ndarray:
+    """A weight per suit (S, H, D, C) from the outline's bays (see ``bays``)."""
+    upper, notch = bays(mask)
+    black = np.array([0.01, 1.0, 1.0, 1.0]) if upper >= 1 else np.array([1.0, 1.0, 1.0, 0.01])
+    red = np.array([1.0, 1.0, 0.01, 1.0]) if notch >= 1 else np.array([1.0, 0.01, 1.0, 1.0])
+    return black * red

@@ -1,0 +1,51 @@
+"""``recognize(image)``: every card in a shoe scan or an overhead table scene."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+
+from .cards import card_contours, portrait_order, quad_of
+from .config import DEFAULT_CONFIG, RecognizerConfig
+from .image_input import to_bgr8
+from .model import load_model
+from .read import read_card
+
+
+def recognize(image: np.ndarray, config: RecognizerConfig = DEFAULT_CONFIG) -> list[dict[str, Any]]:
+    """Cards in a BGR image (H, W, 3) uint8: ``[{"code", "confidence", "corners"}, ...]``.
+
+    A shoe scan (one card filling most of the frame) gives one card; a table scene gives every card
+    found.  Raises ``ValueError`` for an array that is not an image; an image with no card gives [].
+    """
+    img = to_bgr8(image)
+    scale = 1.0
+    side = max(img.shape[:2])
+    if side > config.max_side:
+        scale = config.max_side / side
+        small = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    else:
+        small = img
+    contours = card_contours(small, config)
+    if not contours:
+        return []
+    area = small.shape[0] * small.shape[1]
+    model = load_model()
+    if cv2.contourArea(contours[0]) >= 0.12 * area and _is_single_card(contours[0]):
+        quad = portrait_order(quad_of(contours[0]) / scale)
+        return [read_card(img, quad, model, config)]
+    from .scene import find_cards
+
+    return find_cards(img, config)
+
+
+def _is_single_card(contour: np.ndarray) -> bool:
+    """A contour that fills its minimum-area rectangle and has a card's aspect."""
+    (w, h) = cv2.minAreaRect(contour)[1]
+    if min(w, h) <= 0:
+        return False
+    fill = cv2.contourArea(contour) / (w * h)
+    aspect = max(w, h) / min(w, h)
+    return fill > 0.85 and 1.1 < aspect < 1.8

@@ -1,0 +1,277 @@
+"""Synthetic, labelled card images: our own cards drawn from fonts and shapes, on shoe-scan and
+table-scene backgrounds with the distortions of real cameras.  Seeded and reproducible.
+
+Used by the tests (a fresh clone has no outside images) and by ``python -m vision generate``.  The
+fonts and suit shapes come from ``vision.glyphs``; no third-party deck artwork is used.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from .glyphs import SUIT_CHARS, drawn_suit, font_files, suit_font_files, text_mask
+
+RANKS = "A23456789TJQK"
+SUITS = "SHDC"
+CODES = [r + s for s in SUITS for r in RANKS] + ["JK"]
+STANDARD = {"T": "10"}
+FINNISH = {"A": "1", "T": "10", "J": "11", "Q": "12", "K": "13"}
+CARD_W, CARD_H = 250, 350  # 63 x 88 mm
+
+
+@dataclass(frozen=True)
+class CardStyle:
+    """How a deck draws its indices."""
+
+    font: str
+    suit_font: str | None  # None: suits drawn from shapes
+    finnish: bool
+    stroke: int  # 0 filled, >0 outline-only strokes
+    index_h: float  # rank height as a fraction of the card height
+    joker_text: bool  # the Joker prints "JOKER" down its corners (else no index)
+    red: tuple[int, int, int]
+
+
+def random_style(rng: np.random.Generator, *, finnish: bool | None = None) -> CardStyle:
+    """A random deck design."""
+    fonts = font_files()
+    suits = suit_font_files()
+    return CardStyle(
+        font=fonts[int(rng.integers(len(fonts)))],
+        suit_font=suits[int(rng.integers(len(suits)))] if rng.random() < 0.5 and suits else None,
+        finnish=bool(rng.random() < 0.5) if finnish is None else finnish,
+        stroke=int(rng.integers(3, 6)) if rng.random() < 0.15 else 0,
+        index_h=float(rng.uniform(0.075, 0.11)),
+        joker_text=bool(rng.random() < 0.5),
+        red=(int(rng.integers(0, 60)), int(rng.integers(0, 50)), int(rng.integers(170, 235))),
+    )
+
+
+def _paste(card: np.ndarray, mask: np.ndarray, x: int, y: int, colour: tuple[int, int, int]) -> None:
+    h, w = mask.shape
+    h = min(h, card.shape[0] - y)
+    w = min(w, card.shape[1] - x)
+    if h <= 0 or w <= 0:
+        return
+    a = mask[:h, :w].astype(np.float32)[:, :, None] / 255.0
+    region = card[y : y + h, x : x + w].astype(np.float32)
+    card[y : y + h, x : x + w] = (region * (1 - a) + np.array(colour, np.float32) * a).astype(np.uint8)
+
+
+def render_card(code: str, style: CardStyle, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """A card face (CARD_H, CARD_W, 3) BGR on white, and its alpha mask (rounded corners)."""
+    card = np.full((CARD_H, CARD_W, 3), 255, np.uint8)
+    card[:] = (int(rng.integers(235, 256)), int(rng.integers(235, 256)), int(rng.integers(235, 256)))
+    alpha = np.zeros((CARD_H, CARD_W), np.uint8)
+    r = int(CARD_W * rng.uniform(0.03, 0.08))
+    cv2.rectangle(alpha, (r, 0), (CARD_W - 1 - r, CARD_H - 1), 255, -1)
+    cv2.rectangle(alpha, (0, r), (CARD_W - 1, CARD_H - 1 - r), 255, -1)
+    for cx, cy in ((r, r), (CARD_W - 1 - r, r), (r, CARD_H - 1 - r), (CARD_W - 1 - r, CARD_H - 1 - r)):
+        cv2.circle(alpha, (cx, cy), r, 255, -1, cv2.LINE_AA)
+    if code == "JK":
+        colour = (20, 20, 20) if rng.random() < 0.5 else style.red
+        star = [(CARD_W / 2 + 70 * math.cos(a) * (1 if i % 2 == 0 else 0.45),
+                 CARD_H / 2 + 70 * math.sin(a) * (1 if i % 2 == 0 else 0.45))
+                for i, a in enumerate(np.linspace(-math.pi / 2, 3 * math.pi / 2, 10, endpoint=False))]  # fmt: skip
+        cv2.fillPoly(card, [np.array(star, np.int32)], colour, cv2.LINE_AA)
+        if style.joker_text:
+            lh = int(style.index_h * CARD_H * 0.7)
+            y = int(CARD_H * 0.03)
+            for ch in "JOKER":
+                m = text_mask(ch, style.font, lh)
+                _paste(card, m, int(CARD_W * 0.05), y, colour)
+                y += lh + max(2, lh // 5)
+        _mirror_corner(card)
+        return card, alpha
+    rank, suit = code[0], code[1]
+    colour = style.red if suit in "HD" else (20, 20, 20)
+    label = (FINNISH if style.finnish else STANDARD).get(rank, rank)
+    rh = int(style.index_h * CARD_H)
+    rmask = text_mask(label, style.font, rh, stroke=style.stroke, condense=0.8 if len(label) == 2 else 1.0)
+    sh = int(rh * rng.uniform(0.7, 0.95))
+    smask = text_mask(SUIT_CHARS[suit], style.suit_font, sh) if style.suit_font else drawn_suit(suit, sh, rng)
+    x0, y0 = int(CARD_W * rng.uniform(0.03, 0.06)), int(CARD_H * rng.uniform(0.025, 0.05))
+    cx = x0 + rmask.shape[1] // 2
+    _paste(card, rmask, x0, y0, colour)
+    _paste(card, smask, max(1, cx - smask.shape[1] // 2), y0 + rh + max(2, rh // 6), colour)
+    # The middle: pips for number cards, a framed letter for courts (kept clear of the index corner).
+    if rank in "JQK":
+        cv2.rectangle(card, (int(CARD_W * 0.22), int(CARD_H * 0.16)), (int(CARD_W * 0.78), int(CARD_H * 0.84)), colour, 2)
+        big = text_mask(label, style.font, int(CARD_H * 0.3))
+        _paste(card, big, (CARD_W - big.shape[1]) // 2, int(CARD_H * 0.35), colour)
+    else:
+        n = 1 if rank == "A" else int(label) if label.isdigit() and int(label) <= 10 else 1
+        pip_h = int(CARD_H * (0.22 if n == 1 else 0.1))
+        pip = text_mask(SUIT_CHARS[suit], style.suit_font, pip_h) if style.suit_font else drawn_suit(suit, pip_h, rng)
+        for px, py in _pip_layout(n):
+            _paste(card, pip, int(px * CARD_W - pip.shape[1] / 2), int(py * CARD_H - pip.shape[0] / 2), colour)
+    _mirror_corner(card)
+    return card, alpha
+
+
+def _mirror_corner(card: np.ndarray) -> None:
+    """Copy the top-left index, turned half round, to the bottom-right corner."""
+    h, w = card.shape[:2]
+    ch, cw = int(h * 0.36), int(w * 0.2)
+    card[h - ch :, w - cw :] = cv2.rotate(card[:ch, :cw], cv2.ROTATE_180)
+
+
+def _pip_layout(n: int) -> list[tuple[float, float]]:
+    cols = {1: [0.5], 2: [0.5], 3: [0.5]}.get(n, [0.35, 0.65])
+    per = max(1, math.ceil(n / len(cols)))
+    out = []
+    for i in range(n):
+        c = cols[i % len(cols)]
+        row = i // len(cols)
+        out.append((c, 0.28 + 0.44 * (row / max(1, per - 1)) if per > 1 else 0.5))
+    return out
+
+
+def _lighting(img: np.ndarray, rng: np.random.Generator, *, hotspot: bool) -> np.ndarray:
+    h, w = img.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    a = rng.uniform(0, 2 * math.pi)
+    grad = 1 + rng.uniform(0, 0.3) * ((xx / w - 0.5) * math.cos(a) + (yy / h - 0.5) * math.sin(a))
+    vig = 1 - rng.uniform(0, 0.3) * (((xx / w - 0.5) ** 2 + (yy / h - 0.5) ** 2) * 2)
+    out = img.astype(np.float32) * (grad * vig)[:, :, None] * rng.uniform(0.85, 1.1)
+    if hotspot:
+        cx, cy = rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h
+        out += 120 * np.exp(-(((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * (0.15 * max(h, w)) ** 2)))[:, :, None]
+    return np.clip(out, 0, 255)
+
+
+def _camera(img: np.ndarray, rng: np.random.Generator, blur: float) -> np.ndarray:
+    out = img.astype(np.float32)
+    if blur > 0.2:
+        out = cv2.GaussianBlur(out, (0, 0), blur)
+    out += rng.normal(0, rng.uniform(1, 6), out.shape)
+    out = np.clip(out, 0, 255).astype(np.uint8)
+    q = int(rng.integers(45, 91))
+    ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else out
+
+
+def _background(h: int, w: int, rng: np.random.Generator, felt: bool) -> np.ndarray:
+    if felt:
+        base = [(40, 110, 30), (120, 60, 20), (30, 30, 120)][int(rng.integers(3))]  # green, blue, red (BGR)
+    else:
+        base = tuple(int(v) for v in rng.integers(15, 60, 3))
+    bg = np.zeros((h, w, 3), np.float32) + np.array(base, np.float32)
+    bg += rng.normal(0, 6, (h, w, 3))
+    return bg
+
+
+def _warp_card(face: np.ndarray, alpha: np.ndarray, canvas: np.ndarray, quad: np.ndarray, shadow: bool = True) -> None:
+    h, w = canvas.shape[:2]
+    src = np.array([[0, 0], [CARD_W - 1, 0], [CARD_W - 1, CARD_H - 1], [0, CARD_H - 1]], np.float32)
+    m = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
+    if shadow:
+        sh = cv2.warpPerspective(alpha, m, (w, h)).astype(np.float32) / 255.0
+        sh = cv2.GaussianBlur(np.roll(sh, (4, 4), axis=(0, 1)), (0, 0), 4)
+        canvas *= (1 - 0.45 * sh)[:, :, None]
+    f = cv2.warpPerspective(face, m, (w, h), flags=cv2.INTER_AREA).astype(np.float32)
+    a = cv2.warpPerspective(alpha, m, (w, h), flags=cv2.INTER_LINEAR).astype(np.float32)[:, :, None] / 255.0
+    canvas[:] = canvas * (1 - a) + f * a
+
+
+def card_quad(cx: float, cy: float, height: float, angle_deg: float, tilt: float, rng: np.random.Generator) -> np.ndarray:
+    """Corners TL, TR, BR, BL of a card centred at (cx, cy), rotated, with a little perspective."""
+    w = height * CARD_W / CARD_H
+    pts = np.array([[-w / 2, -height / 2], [w / 2, -height / 2], [w / 2, height / 2], [-w / 2, height / 2]])
+    pts += rng.normal(0, tilt * height, pts.shape)
+    a = math.radians(angle_deg)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    return (pts @ rot.T + [cx, cy]).astype(np.float32)
+
+
+def shoe_image(code: str, rng: np.random.Generator, style: CardStyle | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+    """A one-card shoe scan and its label (code, corners as printed)."""
+    style = style or random_style(rng)
+    face, alpha = render_card(code, style, rng)
+    h = int(rng.integers(300, 801))
+    w = int(h * rng.uniform(0.75, 1.0))
+    canvas = _background(h, w, rng, felt=bool(rng.random() < 0.5))
+    angle = rng.uniform(-15, 15) + (180 if rng.random() < 0.5 else 0)
+    fill = rng.uniform(0.6, 0.9)
+    card_h = min(h * fill, w * fill * CARD_H / CARD_W / 1.15)
+    quad = card_quad(w / 2 + rng.uniform(-0.05, 0.05) * w, h / 2 + rng.uniform(-0.05, 0.05) * h, card_h, angle, 0.02, rng)
+    _warp_card(face, alpha, canvas, quad)
+    img = _camera(_lighting(canvas, rng, hotspot=bool(rng.random() < 0.2)), rng, rng.uniform(0, 1.5))
+    return img, {"code": code, "corners": quad.round(2).tolist(), "width": w, "height": h}
+
+
+def table_image(rng: np.random.Generator, n_cards: int | None = None, style: CardStyle | None = None,
+                width: int = 1280, height: int = 720) -> tuple[np.ndarray, dict[str, Any]]:
+    """An overhead table scene with 1-12 cards, some in overlapping hands, chips and printed text."""
+    style = style or random_style(rng)
+    canvas = _background(height, width, rng, felt=True)
+    if rng.random() < 0.5:  # printed table markings: letters and digits that are not cards
+        marks = np.zeros((height, width), np.uint8)
+        cv2.putText(marks, "BLACKJACK PAYS 3 TO 2", (int(width * 0.3), int(height * 0.55)),
+                    cv2.FONT_HERSHEY_COMPLEX, 1.2, 255, 2, cv2.LINE_AA)  # fmt: skip
+        cv2.ellipse(marks, (width // 2, -200), (700, 700), 0, 30, 150, 255, 3, cv2.LINE_AA)
+        a = marks.astype(np.float32)[:, :, None] / 255.0
+        canvas[:] = canvas * (1 - a) + np.array((150, 190, 205), np.float32) * a
+    n = n_cards or int(rng.integers(1, 13))
+    card_h = float(rng.uniform(110, 200))
+    cards: list[dict[str, Any]] = []
+    placed: list[tuple[float, float]] = []
+    group = 0
+    while len(cards) < n:
+        size = int(min(n - len(cards), rng.integers(1, 5)))
+        for _ in range(50):
+            cx, cy = rng.uniform(0.1, 0.9) * width, rng.uniform(0.2, 0.8) * height
+            if all(math.hypot(cx - px, cy - py) > card_h * 1.6 for px, py in placed):
+                break
+        placed.append((cx, cy))
+        angle = rng.uniform(0, 360)
+        a = math.radians(angle)
+        for k in range(size):
+            code = CODES[int(rng.integers(len(CODES) - 1))] if k < size - 1 else CODES[int(rng.integers(len(CODES)))]
+            off = k * card_h * 0.32
+            quad = card_quad(cx + off * math.cos(a) - 0.2 * off * math.sin(a),
+                             cy + off * math.sin(a) + 0.2 * off * math.cos(a), card_h, angle + rng.normal(0, 4), 0.01, rng)
+            face, alpha = render_card(code, style, rng)
+            _warp_card(face, alpha, canvas, quad)
+            cards.append({"code": code, "corners": quad.round(2).tolist(), "group": group, "stack_pos": k,
+                          "top_of_stack": k == size - 1})  # fmt: skip
+        group += 1
+    for _ in range(int(rng.integers(0, 5))):
+        c = (int(rng.uniform(0, width)), int(rng.uniform(0, height)))
+        colour = [(180, 60, 30), (40, 40, 40), (40, 160, 40), (30, 30, 170)][int(rng.integers(4))]
+        cv2.circle(canvas, c, 26, colour, -1)
+        for k in range(8):
+            t = k * math.pi / 4
+            cv2.line(canvas, (int(c[0] + 20 * math.cos(t)), int(c[1] + 20 * math.sin(t))),
+                     (int(c[0] + 26 * math.cos(t)), int(c[1] + 26 * math.sin(t))), (240, 240, 240), 4)  # fmt: skip
+    img = _camera(_lighting(canvas, rng, hotspot=False), rng, rng.uniform(0, 1.0))
+    return img, {"codes": sorted(c["code"] for c in cards), "cards": cards, "width": width, "height": height}
+
+
+def generate(outdir: Path, kind: str, n: int, seed: int) -> Path:
+    """Write ``n`` labelled images of ``kind`` (shoe|table) and labels.json in the cards-dev format."""
+    if kind not in ("shoe", "table"):
+        raise ValueError(f"kind must be shoe or table, got {kind!r}")
+    outdir.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    images = []
+    for i in range(n):
+        if kind == "shoe":
+            code = CODES[i % len(CODES)]
+            img, label = shoe_image(code, rng)
+            name = f"s{i:05d}.jpg"
+        else:
+            img, label = table_image(rng)
+            name = f"t{i:04d}.jpg"
+        cv2.imwrite(str(outdir / name), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        images.append({"file": name, "design": "synthetic", **label})
+    path = outdir / "labels.json"
+    path.write_text(json.dumps({"kind": kind, "split": f"synthetic-seed-{seed}", "codes": CODES, "images": images}))
+    return path
