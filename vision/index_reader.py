@@ -44,8 +44,17 @@ def read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig) -> Cor
     thr, _ = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     thr = min(thr, hi - 0.35 * (hi - lo))
     ink = (grey < thr).astype(np.uint8)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     h, w = ink.shape
+    # Long straight lines are never part of an index: the card's own edge (a sliver of background
+    # left by the rectification) and the frames of court-card art.  Removing them frees an index
+    # that touches them ("10" printed close to the edge).
+    lines = cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, max(3, int(0.45 * h)))))
+    lines |= cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (max(3, int(0.6 * w)), 1)))
+    ink &= 1 - cv2.dilate(lines, np.ones((3, 3), np.uint8))
+    edge = max(2, int(round(0.012 * (w / 0.3))))  # ~1 % of the card's width: the rectified edge's sliver
+    ink[:, :edge] = 0
+    ink[:edge, :] = 0
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     comps = []
     for i in range(1, n):
         x, y, cw, ch, area = stats[i]

@@ -55,14 +55,18 @@ def _combine(top: CornerRead, bottom: CornerRead, config: RecognizerConfig, both
         c = config.joker_no_index_confidence * 0.6
         return "JK", c, [{"code": "JK", "confidence": c}], False
     if len(reads) == 2:
-        joint = top.probs * bottom.probs  # type: ignore[operator]
-        total = joint.sum()
-        if total < 1e-6:  # the corners disagree completely: trust neither much
-            joint = (top.probs + bottom.probs) / 2  # type: ignore[operator]
-            total = joint.sum() * 2
-        p = joint / total
-        flipped = float(bottom.probs.max()) > float(top.probs.max()) + 0.05  # type: ignore[union-attr]
-        scale = 1.0
+        p1, p2 = top.probs, bottom.probs
+        joint = p1 * p2  # type: ignore[operator]
+        p = joint / joint.sum() if joint.sum() > 1e-12 else (p1 + p2) / 2  # type: ignore[operator]
+        best = int(np.argmax(p))
+        # Calibration: a confident read needs both corners to say the same card with confidence;
+        # the geometric mean keeps one sure corner from covering for an unsure one, and a
+        # disagreement caps the confidence so that the tablet asks.
+        agree = int(np.argmax(p1)) == int(np.argmax(p2)) == best  # type: ignore[arg-type]
+        a, b = float(p1.ravel()[best]), float(p2.ravel()[best])  # type: ignore[union-attr]
+        c = float(np.sqrt(a * b)) if agree else min(0.6, 0.8 * max(a, b))
+        scale = c / max(float(p.ravel()[best]), 1e-12)
+        flipped = float(p2.max()) > float(p1.max()) + 0.05  # type: ignore[union-attr]
     else:
         p = reads[0].probs
         flipped = top.probs is None
