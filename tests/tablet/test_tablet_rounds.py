@@ -240,6 +240,8 @@ def test_a_bluffjack_hand_on_the_tablet_shows_the_pot_and_resolves_it(browser, l
     page.click("#btn-paid")
     page.click("#btn-next")
     page.wait_for_selector("#bj-game")
+    # The stacks are redrawn when the server answers: wait for them rather than read at once.
+    page.wait_for_function("document.querySelector(\"[data-stack='Seat 1']\")?.innerText.includes('9 chips')")
     assert "9 chips" in page.inner_text("[data-stack='Seat 1']")
     assert "11 chips" in page.inner_text("[data-stack='Seat 2']")
     assert "Seat 2 deals" in page.inner_text("#bj-game")
