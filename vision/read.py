@@ -22,15 +22,18 @@ def corner_crop(card: np.ndarray, config: RecognizerConfig) -> np.ndarray:
 
 
 def read_card(image: np.ndarray, quad: np.ndarray, model: Mlp, config: RecognizerConfig,
-              *, both_corners: bool = True) -> dict[str, Any]:
+              *, both_corners: bool = True) -> dict[str, Any] | None:
     """Read the card whose corners are ``quad`` (clockwise, portrait order guessed).
 
     Returns the contract's fields: code, confidence, corners (TL, TR, BR, BL as printed), and
-    ``guesses`` when the code is "unknown".
+    ``guesses`` when the code is "unknown".  With ``both_corners=False`` (a hypothesis "this is the
+    card's top-left corner" in a table scene) a corner with no index gives None: no card there.
     """
     card = rectify(image, quad, config)
     top = read_corner(corner_crop(card, config), model, config)
     bottom = read_corner(corner_crop(cv2.rotate(card, cv2.ROTATE_180), config), model, config) if both_corners else CornerRead(None)
+    if not both_corners and top.probs is None and not top.joker_text:
+        return None
     code, confidence, guesses, flipped = _combine(top, bottom, config, both_corners)
     corners = np.roll(quad, -2, axis=0) if flipped else quad
     out: dict[str, Any] = {

@@ -37,7 +37,8 @@ def recognize(image: np.ndarray, config: RecognizerConfig = DEFAULT_CONFIG) -> l
     # a few per cent of the picture).
     if cv2.contourArea(contours[0]) >= 0.12 * area:
         quad = portrait_order(quad_of(contours[0]) / scale)
-        return [read_card(img, quad, model, config)]
+        card = read_card(img, quad, model, config)
+        return [card] if card is not None else []
     from .scene import find_cards
 
     return find_cards(img, config)

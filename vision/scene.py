@@ -40,11 +40,13 @@ def find_cards(image: np.ndarray, config: RecognizerConfig) -> list[dict[str, An
     for contour in regions:
         if _looks_single(contour):
             quad = portrait_order(quad_of(contour))
-            found.append(read_card(image, quad, model, config))
+            single = read_card(image, quad, model, config)
+            assert single is not None  # both corners read: always an answer
+            found.append(single)
             continue
         for quad in _corner_hypotheses(contour, card_h, mask):
             card = read_card(image, quad, model, config, both_corners=False)
-            if card["code"] != "unknown" or card["confidence"] >= 0.3:
+            if card is not None:
                 found.append(card)
     return _merge(found, card_h)
 
@@ -54,7 +56,7 @@ def _looks_single(contour: np.ndarray) -> bool:
     if min(w, h) <= 0:
         return False
     fill = cv2.contourArea(contour) / (w * h)
-    return fill > 0.88 and 1.2 < max(w, h) / min(w, h) < 1.6
+    return fill > 0.93 and 1.25 < max(w, h) / min(w, h) < 1.55
 
 
 def _card_height(regions: list[np.ndarray], h_img: int) -> float:
