@@ -18,16 +18,15 @@ SUIT_CHARS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 # Fonts to draw indices with.  DejaVu is left out on purpose: the development set is drawn with it,
 # and keeping it out of training keeps that set an honest measure of unseen fonts.
 _FONT_PATTERNS = [
-    "/usr/share/fonts/truetype/liberation*/*.ttf",
-    "/usr/share/fonts/truetype/freefont/*.ttf",
-    "/usr/share/fonts/opentype/urw-base35/*.otf",
-    "/usr/share/fonts/truetype/croscore/*.ttf",
-    "/usr/share/fonts/truetype/crosextra/*.ttf",
-    "/usr/share/fonts/truetype/noto/NotoSans-*.ttf",
-    "/usr/share/fonts/truetype/noto/NotoSerif-*.ttf",
-    "/usr/share/fonts/truetype/noto/NotoSansMono-*.ttf",
+    "/usr/share/fonts/truetype/*/*.ttf",
+    "/usr/share/fonts/truetype/*/*.otf",
+    "/usr/share/fonts/opentype/*/*.otf",
+    "/usr/share/fonts/opentype/*/*.ttf",
 ]
-_SKIP = ("dejavu", "d050000l", "z003", "standardsymbols", "italic", "oblique", "ital", "bdit", "bi.")
+# Noto ships a font per script: keep its Latin faces only.
+_NOTO_KEEP = ("notosans-", "notoserif-", "notosansmono-")
+_SKIP = ("dejavu", "d050000l", "z003", "standardsymbols", "italic", "oblique", "ital", "bdit", "bi.", "symbol",
+         "emoji", "math", "thin", "hairline")
 
 
 def font_files() -> list[str]:
@@ -36,7 +35,9 @@ def font_files() -> list[str]:
     for pattern in _FONT_PATTERNS:
         for path in glob.glob(pattern):
             name = os.path.basename(path).lower()
-            if not any(s in name for s in _SKIP):
+            if "/noto/" in path and not name.startswith(_NOTO_KEEP):
+                continue
+            if not any(s in name for s in _SKIP) and _has_glyphs(path, "0123456789AJQK"):
                 files.add(path)
     return sorted(files)
 

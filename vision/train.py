@@ -8,7 +8,7 @@ from .glyphset import glyph_dataset
 from .model import MODEL_PATH, train_mlp
 
 SEED = 1
-PER_CLASS = 1500
+PER_CLASS = 2500
 EPOCHS = 30
 
 
