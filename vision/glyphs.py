@@ -39,6 +39,10 @@ def font_files() -> list[str]:
                 continue
             if not any(s in name for s in _SKIP) and _has_glyphs(path, "0123456789AJQK"):
                 files.add(path)
+    if not files:  # a bare machine: DejaVu rather than nothing (test images only; see bin/test)
+        files.update(glob.glob("/usr/share/fonts/truetype/dejavu/DejaVuSans*.ttf"))
+    if not files:
+        raise RuntimeError("no TrueType/OpenType fonts found: install the font packages listed in bin/test")
     return sorted(files)
 
 

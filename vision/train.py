@@ -1,4 +1,9 @@
-"""``python -m vision train``: reproduce the shipped index classifier from the glyph generator."""
+"""``python -m vision train``: reproduce the shipped index classifier from the glyph generator.
+
+The glyphs are drawn with every Latin font face on the machine (DejaVu excluded: the development set
+is drawn with it).  The shipped model was trained with the Debian font packages that ``bin/test``
+installs (FONTS there); the same packages and seed give the same model.
+"""
 
 from __future__ import annotations
 
