@@ -61,7 +61,7 @@ def clean_glyph(label: str, rng: np.random.Generator, fonts: list[str], suit_fon
         return drawn_suit(label, 64, rng)
     font = fonts[int(rng.integers(len(fonts)))]
     stroke = int(rng.integers(2, 5)) if rng.random() < 0.2 else 0
-    condense = rng.uniform(0.7, 1.1) if len(label) == 2 else 1.0
+    condense = rng.uniform(0.45, 1.05) if len(label) == 2 else 1.0  # two-digit indices are often squeezed
     if label == "junk":
         kind = rng.random()
         if kind < 0.45:
