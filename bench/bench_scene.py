@@ -1,0 +1,51 @@
+"""Time `vision.scene.find_cards` on table scenes, one core: median and p95 ms per image.
+
+Usage: .venv/bin/python bench/bench_scene.py [DIR_OR_IMAGES ...]
+(default: ../shared/data/cards-dev/table, when present). Reports numbers; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import cv2
+
+from vision.config import RecognizerConfig
+from vision.scene import find_cards
+
+
+def _paths(args: list[str]) -> list[Path]:
+    """Image paths from folders and files on the command line."""
+    if not args:
+        args = [str(Path(__file__).resolve().parents[2] / "shared/data/cards-dev/table")]
+    out: list[Path] = []
+    for a in args:
+        p = Path(a)
+        out.extend(sorted(p.glob("*.jpg")) + sorted(p.glob("*.png")) if p.is_dir() else [p])
+    return out
+
+
+def main() -> None:
+    """Run find_cards 3 times per image after one warm-up and print the timing."""
+    cv2.setNumThreads(1)
+    config = RecognizerConfig()
+    images = [im for im in (cv2.imread(str(p)) for p in _paths(sys.argv[1:])) if im is not None]
+    if not images:
+        sys.exit("no images found")
+    find_cards(images[0], config)  # warm-up: model load
+    times = []
+    for im in images:
+        for _ in range(3):
+            t0 = time.perf_counter()
+            find_cards(im, config)
+            times.append((time.perf_counter() - t0) * 1000)
+    times.sort()
+    print(f"{len(images)} images, median {statistics.median(times):.1f} ms, "
+          f"p95 {times[int(0.95 * (len(times) - 1))]:.1f} ms (one core)")
+
+
+if __name__ == "__main__":
+    main()
