@@ -10,7 +10,8 @@ from .config import RecognizerConfig
 
 def whiteness(image: np.ndarray) -> np.ndarray:
     """(H, W) uint8: the darkest channel — high on a white card, low on felt, plastic and ink."""
-    return image.min(axis=2)
+    b, g, r = cv2.split(image)
+    return cv2.min(cv2.min(b, g), r)  # numpy's min over the channel axis is ten times slower
 
 
 def card_mask(image: np.ndarray) -> np.ndarray:

@@ -37,7 +37,8 @@ def read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig) -> Cor
     """Read the index of an upright corner crop (h, w, 3) uint8 BGR."""
     if corner.ndim != 3 or corner.shape[2] != 3:
         raise ValueError(f"expected a (h, w, 3) corner, got {corner.shape}")
-    grey = corner.min(axis=2)
+    b, g, r = cv2.split(corner)
+    grey = cv2.min(cv2.min(b, g), r)
     lo, hi = np.percentile(grey, (2, 90))
     if hi - lo < 40:
         return _EMPTY
