@@ -38,12 +38,13 @@ def find_cards(image: np.ndarray, config: RecognizerConfig) -> list[dict[str, An
     card_h = _card_height(regions, h_img)
     found: list[dict[str, Any]] = []
     for contour in regions:
-        if _looks_single(contour):
-            quad = portrait_order(quad_of(contour))
-            single = read_card(image, quad, model, config)
-            assert single is not None  # both corners read: always an answer
-            found.append(single)
-            continue
+        if _maybe_single(contour):
+            # One card, or two lying nearly one over the other: read it whole first, and only when
+            # that gives no sure card look for the cards of a hand.
+            single = read_card(image, portrait_order(quad_of(contour)), model, config)
+            if single is not None and single["code"] != "unknown":
+                found.append(single)
+                continue
         for quad in _corner_hypotheses(contour, card_h, mask):
             card = read_card(image, quad, model, config, both_corners=False)
             if card is not None:
@@ -57,6 +58,15 @@ def _looks_single(contour: np.ndarray) -> bool:
         return False
     fill = cv2.contourArea(contour) / (w * h)
     return fill > 0.93 and 1.25 < max(w, h) / min(w, h) < 1.55
+
+
+def _maybe_single(contour: np.ndarray) -> bool:
+    """Roughly a card's shape under the camera's tilt (looser than ``_looks_single``)."""
+    (w, h) = cv2.minAreaRect(contour)[1]
+    if min(w, h) <= 0:
+        return False
+    fill = cv2.contourArea(contour) / (w * h)
+    return fill > 0.82 and 1.15 < max(w, h) / min(w, h) < 1.8
 
 
 def _card_height(regions: list[np.ndarray], h_img: int) -> float:
