@@ -87,7 +87,13 @@ def read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig) -> Cor
         return CornerRead(None, joker_text=True, ink=True)
     if not below:
         return CornerRead(None, ink=True)
-    suit = min(below, key=lambda c: c[0])
+    # The suit is the sizeable glyph right under the rank, centred on it: slivers (a pip cut by the
+    # crop or by the line removal) and glyphs off to the side are pips of the card's art.
+    sized = [c for c in below if c[3] >= 0.3 * rh and c[2] >= 0.25 * rh]
+    if not sized:
+        return CornerRead(None, ink=True)
+    centre = rx + rw / 2
+    suit = min(sized, key=lambda c: (c[0] - (ry + rh)) + 0.7 * abs(c[1] + c[2] / 2 - centre))
     if suit[0] - (ry + rh) > 1.5 * rh:
         return CornerRead(None, ink=True)
     rank_mask = np.isin(labels[ry : ry + rh, rx : rx + rw], rank_ids).astype(np.uint8) * 255
