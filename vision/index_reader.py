@@ -37,13 +37,27 @@ def read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig) -> Cor
     """Read the index of an upright corner crop (h, w, 3) uint8 BGR."""
     if corner.ndim != 3 or corner.shape[2] != 3:
         raise ValueError(f"expected a (h, w, 3) corner, got {corner.shape}")
+    first = _read_corner(corner, model, config, lighter=False)
+    if first.probs is not None and float(first.probs.max()) >= 0.8 or first.joker_text:
+        return first
+    # Thin stroked indices, blurred, stay paler than Otsu's cut when big dark pips share the
+    # corner: read again with a cut nearer the paper white and keep the surer reading.
+    second = _read_corner(corner, model, config, lighter=True)
+    if second.probs is None:
+        return first
+    if first.probs is None or float(second.probs.max()) > float(first.probs.max()):
+        return second
+    return first
+
+
+def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, lighter: bool) -> CornerRead:
     b, g, r = cv2.split(corner)
     grey = cv2.min(cv2.min(b, g), r)
     lo, hi = np.percentile(grey, (2, 90))
     if hi - lo < 40:
         return _EMPTY
     thr, _ = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    thr = min(thr, hi - 0.35 * (hi - lo))
+    thr = hi - 0.2 * (hi - lo) if lighter else min(thr, hi - 0.35 * (hi - lo))
     ink = (grey < thr).astype(np.uint8)
     h, w = ink.shape
     # Long straight lines are never part of an index: the card's own edge (a sliver of background
