@@ -43,7 +43,7 @@ def evaluate(folder: Path, *, confident: float = 0.9) -> dict[str, Any]:
             **_timing(times),
         }  # fmt: skip
     if kind == "table":
-        tp = fp = fn = exact = 0
+        tp = fp = fn = exact = confident_extra = 0
         misses: Counter[str] = Counter()
         extras: Counter[str] = Counter()
         for item in labels["images"]:
@@ -53,6 +53,8 @@ def evaluate(folder: Path, *, confident: float = 0.9) -> dict[str, Any]:
             times.append(time.perf_counter() - t)
             got = Counter(c["code"] for c in cards if c["code"] != "unknown")
             want = Counter(item["codes"])
+            sure = Counter(c["code"] for c in cards if c["code"] != "unknown" and c["confidence"] >= confident)
+            confident_extra += sum((sure - want).values())
             hit = sum((got & want).values())
             tp += hit
             fp += sum(got.values()) - hit
@@ -63,7 +65,8 @@ def evaluate(folder: Path, *, confident: float = 0.9) -> dict[str, Any]:
         n = len(labels["images"])
         return {
             "kind": kind, "images": n, "precision": tp / max(tp + fp, 1), "recall": tp / max(tp + fn, 1),
-            "exact_scenes": exact / n, "most_missed": misses.most_common(10), "most_extra": extras.most_common(10),
+            "exact_scenes": exact / n, f"wrong_with_confidence_{confident}": confident_extra / max(tp + fp, 1),
+            "most_missed": misses.most_common(10), "most_extra": extras.most_common(10),
             **_timing(times),
         }  # fmt: skip
     raise ValueError(f"{folder / 'labels.json'}: kind must be 'shoe' or 'table', got {kind!r}")
