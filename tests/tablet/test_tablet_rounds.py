@@ -342,3 +342,67 @@ def test_a_pit_boss_corrects_a_card_after_settlement_and_sees_the_re_settlement(
     page.click("#btn-recall")
     page.wait_for_selector("#recall-dialog[open]")
     assert "9D→6D by pitboss (misread scan, checked on camera)" in page.inner_text("#recall-list")
+
+
+def real_scan_image(code: str) -> bytes:
+    """A generated photo of ``code`` (vision's synthetic shoe scan) that the real recogniser reads surely.
+
+    The generator is seeded; the first seed whose image reads as ``code`` with confidence >= 0.9 is
+    taken, so the round below is about the tablet's flow, not about vision's accuracy (measured there).
+    """
+    import cv2
+    import numpy as np
+
+    from vision import recognize
+    from vision.synth import random_style, shoe_image
+
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        img, _ = shoe_image(code, rng, random_style(rng, finnish=True))
+        cards = recognize(img)
+        if cards and cards[0]["code"] == code and cards[0]["confidence"] >= 0.9:
+            ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 90])
+            assert ok
+            return bytes(buf)
+    raise AssertionError(f"no generated image of {code} reads surely")
+
+
+def test_a_finnish_27_round_from_real_scan_images_through_the_real_recogniser(
+    browser, live_server, demo_casino, dealer, tmp_path
+):
+    table = demo_casino.tables["finnish-27"]
+    page = sign_in(browser, live_server, dealer)
+    page.click(f"[data-table='{table.pk}']")
+    page.click("#btn-take")
+    page.wait_for_selector("#btn-take", state="hidden")
+    page.click("#btn-shuffle")
+    page.wait_for_selector("#toast:has-text('reshuffle')")
+    page.click("[data-chip='1-main-1000']")
+    page.click("#btn-open")
+    needs(page, "card")
+
+    def real_scan(code: str) -> None:
+        before = page.locator(".hands .playing-card").count()
+        f = tmp_path / f"real-{code}-{before}.jpg"
+        f.write_bytes(real_scan_image(code))
+        page.set_input_files("#scan-input", str(f))
+        page.wait_for_function(f"document.querySelectorAll('.hands .playing-card').length > {before}")
+
+    for code in ["9S", "9C", "9H", "9D"]:
+        real_scan(code)
+    needs(page, "decision")
+    assert "must hit" in page.inner_text("#prompt")
+    page.click("[data-action='hit']")
+    needs(page, "card")
+    real_scan("9D")
+    needs(page, "decision")
+    page.click("[data-action='stand']")
+    needs(page, "settle")
+    page.click("#btn-settle")
+    page.wait_for_selector("[data-bet='1/bonus']")
+    assert "9990.00" in page.inner_text("[data-bet='1/bonus']")
+    rnd = Round.objects.get(table=table)
+    cards = list(RoundCard.objects.filter(round=rnd).order_by("seq"))
+    assert [c.code for c in cards] == ["9S", "9C", "9H", "9D", "9D"]
+    assert all(c.source == "scan" and c.recognised_code == c.code and c.confidence >= 0.9 for c in cards)
+    assert all(len(c.image_sha256) == 64 for c in cards)
