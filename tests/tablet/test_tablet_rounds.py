@@ -89,13 +89,8 @@ def needs(page: Any, what: str) -> None:
     page.wait_for_selector(f"#prompt[data-needs='{what}']")
 
 
-def test_a_dealer_plays_a_finnish_27_round_from_scans_and_the_999_bonus_waits_for_the_pit_boss(
-    browser, live_server, demo_casino, dealer, pit_boss, monkeypatch, tmp_path
-):
-    from tables import services
-
-    monkeypatch.setattr(services, "recognise", fake_recognise)
-    table = demo_casino.tables["finnish-27"]
+def open_finnish_round(browser: Any, live_server: Any, table: Any, dealer: Any) -> Any:
+    """The dealer signs in, takes the Finnish 27 table, shuffles and opens a round of 10.00."""
     page = sign_in(browser, live_server, dealer)
     page.click(f"[data-table='{table.pk}']")
     page.click("#btn-take")
@@ -105,6 +100,17 @@ def test_a_dealer_plays_a_finnish_27_round_from_scans_and_the_999_bonus_waits_fo
     page.click("[data-chip='1-main-1000']")
     page.click("#btn-open")
     needs(page, "card")
+    return page
+
+
+def test_a_dealer_plays_a_finnish_27_round_from_scans_and_the_999_bonus_waits_for_the_pit_boss(
+    browser, live_server, demo_casino, dealer, pit_boss, monkeypatch, tmp_path
+):
+    from tables import services
+
+    monkeypatch.setattr(services, "recognise", fake_recognise)
+    table = demo_casino.tables["finnish-27"]
+    page = open_finnish_round(browser, live_server, table, dealer)
     for code in ["9S", "9C", "9H", "9D"]:
         scan(page, tmp_path, code)
     needs(page, "decision")
@@ -371,15 +377,7 @@ def test_a_finnish_27_round_from_real_scan_images_through_the_real_recogniser(
     browser, live_server, demo_casino, dealer, tmp_path
 ):
     table = demo_casino.tables["finnish-27"]
-    page = sign_in(browser, live_server, dealer)
-    page.click(f"[data-table='{table.pk}']")
-    page.click("#btn-take")
-    page.wait_for_selector("#btn-take", state="hidden")
-    page.click("#btn-shuffle")
-    page.wait_for_selector("#toast:has-text('reshuffle')")
-    page.click("[data-chip='1-main-1000']")
-    page.click("#btn-open")
-    needs(page, "card")
+    page = open_finnish_round(browser, live_server, table, dealer)
 
     def real_scan(code: str) -> None:
         before = page.locator(".hands .playing-card").count()
