@@ -12,18 +12,7 @@
   const app = document.getElementById("app");
   const TABLE = Number(app.dataset.table);
   const PENDING = "rummy-pending-" + TABLE;
-  const $ = (id) => document.getElementById(id);
-  const el = (tag, attrs = {}, ...kids) => {
-    const n = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) {
-      if (k === "class") n.className = v;
-      else if (k === "text") n.textContent = v;
-      else if (k.startsWith("on")) n.addEventListener(k.slice(2), v);
-      else if (v !== false && v !== null && v !== undefined) n.setAttribute(k, v === true ? "" : v);
-    }
-    for (const kid of kids) if (kid !== null && kid !== undefined) n.append(kid);
-    return n;
-  };
+  const { $, el } = window.TabletKit;
   const LABELS = {
     start_deal: "Deal", take_discard: "Take the discard", decline_discard: "Decline the discard",
     claim_discard: "Claim it (+ penalty card)", pass_claim: "Pass", draw_stock: "Draw from the stock",
@@ -43,39 +32,17 @@
     const suit = { S: "♠", H: "♥", D: "♦", C: "♣" }[code.slice(-1)];
     return code.slice(0, -1).replace("T", "10") + suit;
   }
-  function csrf() {
-    const m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
-    return m ? decodeURIComponent(m[1]) : "";
-  }
   function showError(data) {
     const box = $("error");
     box.hidden = !data;
     if (data) box.textContent = (data.field ? data.field + ": " : "") + (data.error || JSON.stringify(data)) + (data.rule ? ` [${data.rule}]` : "");
   }
-  async function request(method, url, body, key) {
-    const headers = { "X-CSRFToken": csrf(), Accept: "application/json" };
-    let payload;
-    if (body instanceof FormData) payload = body;
-    else if (body !== undefined) {
-      headers["Content-Type"] = "application/json";
-      payload = JSON.stringify(body);
-    }
-    if (key) headers["Idempotency-Key"] = key;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const r = await fetch(url, { method, headers, body: payload, credentials: "same-origin" });
-        return { ok: r.ok, status: r.status, data: await r.json().catch(() => ({ error: "unreadable answer" })) };
-      } catch (e) {
-        // Network down: send the very same command again (same Idempotency-Key).
-        await new Promise((res) => setTimeout(res, Math.min(500 * 2 ** attempt, 5000)));
-      }
-    }
-  }
+  const request = window.TabletKit.request;
   async function command(url, body) {
     if (busy) return null;
     busy = true;
     showError(null);
-    const key = crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random();
+    const key = window.TabletKit.newKey();
     localStorage.setItem(PENDING, JSON.stringify({ url, body, key }));
     try {
       const r = await request("POST", url, body, key);
@@ -95,14 +62,7 @@
       busy = false;
     }
   }
-  async function resendPending() {
-    const raw = localStorage.getItem(PENDING);
-    if (!raw) return;
-    const { url, body, key } = JSON.parse(raw);
-    const r = await request("POST", url, body, key);
-    localStorage.removeItem(PENDING);
-    if (!r.ok && r.status !== 409) showError(r.data);
-  }
+  const resendPending = () => window.TabletKit.resendPending(PENDING, showError);
   async function load() {
     const r = await request("GET", `/api/tables/${TABLE}/rummy/games/`);
     if (!r.ok) return showError(r.data);

@@ -15,18 +15,7 @@
   const USER = app.dataset.user;
   const LIVE = app.dataset.live === "1";
   const PENDING = "tablet-pending-" + TABLE;
-  const $ = (id) => document.getElementById(id);
-  const el = (tag, attrs = {}, ...kids) => {
-    const n = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) {
-      if (k === "class") n.className = v;
-      else if (k === "text") n.textContent = v;
-      else if (k.startsWith("on")) n.addEventListener(k.slice(2), v);
-      else if (v !== false && v !== null && v !== undefined) n.setAttribute(k, v === true ? "" : v);
-    }
-    for (const kid of kids) if (kid !== null && kid !== undefined) n.append(kid);
-    return n;
-  };
+  const { $, el } = window.TabletKit;
 
   let table = null;
   let round = null;
@@ -45,45 +34,17 @@
   const money = (c) => (c < 0 ? "-" : "") + (Math.abs(c) / 100).toFixed(2);
 
   // ---- the API, with idempotent retries ------------------------------------------------------------
-  function csrf() {
-    const m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
-    return m ? decodeURIComponent(m[1]) : "";
-  }
-  function newKey() {
-    return (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random()).slice(0, 100);
-  }
   function setNet(online, text) {
     const n = $("net");
     n.textContent = text || (online ? "online" : "offline — retrying");
     n.className = "net " + (online ? "ok" : "bad");
   }
-  async function request(method, url, body, key) {
-    const headers = { "X-CSRFToken": csrf(), Accept: "application/json" };
-    let payload;
-    if (body instanceof FormData) payload = body;
-    else if (body !== undefined) {
-      headers["Content-Type"] = "application/json";
-      payload = JSON.stringify(body);
-    }
-    if (key) headers["Idempotency-Key"] = key;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const r = await fetch(url, { method, headers, body: payload, credentials: "same-origin" });
-        setNet(true);
-        const data = r.status === 204 ? null : await r.json().catch(() => ({ error: "unreadable answer" }));
-        return { ok: r.ok, status: r.status, data };
-      } catch (e) {
-        // Network down: wait and send the very same command again (same Idempotency-Key).
-        setNet(false);
-        await new Promise((res) => setTimeout(res, Math.min(500 * 2 ** attempt, 5000)));
-      }
-    }
-  }
+  const request = (method, url, body, key) => window.TabletKit.request(method, url, body, key, setNet);
   async function command(url, body, { form } = {}) {
     if (busy) return null;
     busy = true;
     showError(null);
-    const key = newKey();
+    const key = window.TabletKit.newKey();
     if (!form) localStorage.setItem(PENDING, JSON.stringify({ url, body, key }));
     try {
       const r = await request("POST", url, form || body, key);
@@ -98,14 +59,7 @@
       busy = false;
     }
   }
-  async function resendPending() {
-    const raw = localStorage.getItem(PENDING);
-    if (!raw) return;
-    const { url, body, key } = JSON.parse(raw);
-    const r = await request("POST", url, body, key);
-    localStorage.removeItem(PENDING);
-    if (!r.ok && r.status !== 409) showError(r.data);
-  }
+  const resendPending = () => window.TabletKit.resendPending(PENDING, showError, setNet);
 
   function showError(data) {
     const box = $("error");
