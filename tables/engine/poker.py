@@ -217,17 +217,22 @@ def _straight(cnt: list[int], j: int, cs: list[int]) -> Found | None:
     return (top,), [(r, None, r not in present) for r in window]
 
 
-def _three_kind(cnt: list[int], j: int, cs: list[int]) -> Found | None:
-    if cs[0] + j < 3:
+def _n_kind(n: int, cnt: list[int], j: int, cs: list[int]) -> Found | None:
+    """n of a kind (three or a pair) filled with the best kickers to five cards."""
+    if cs[0] + j < n:
         return None
-    hit = _of_a_kind(cnt, j, 3)
+    hit = _of_a_kind(cnt, j, n)
     if hit is None:
         return None
     r, w = hit
-    kick = _kickers(cnt, (r,), 2, j - w)
-    if len(kick) < 2:
+    kick = _kickers(cnt, (r,), 5 - n, j - w)
+    if len(kick) < 5 - n:
         return None
-    return (r, kick[0][0], kick[1][0]), _group(r, 3 - w, w) + kick
+    return (r, *(k[0] for k in kick)), _group(r, n - w, w) + kick
+
+
+def _three_kind(cnt: list[int], j: int, cs: list[int]) -> Found | None:
+    return _n_kind(3, cnt, j, cs)
 
 
 def _two_pair(cnt: list[int], j: int, cs: list[int]) -> Found | None:
@@ -252,16 +257,7 @@ def _two_pair(cnt: list[int], j: int, cs: list[int]) -> Found | None:
 
 
 def _one_pair(cnt: list[int], j: int, cs: list[int]) -> Found | None:
-    if cs[0] + j < 2:
-        return None
-    hit = _of_a_kind(cnt, j, 2)
-    if hit is None:
-        return None
-    r, w = hit
-    kick = _kickers(cnt, (r,), 3, j - w)
-    if len(kick) < 3:
-        return None
-    return (r, kick[0][0], kick[1][0], kick[2][0]), _group(r, 2 - w, w) + kick
+    return _n_kind(2, cnt, j, cs)
 
 
 def _high_card(cnt: list[int], j: int, cs: list[int]) -> Found | None:
