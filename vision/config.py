@@ -18,6 +18,7 @@ class RecognizerConfig:
     unknown_below: float = 0.5  # below this confidence the code is "unknown" (with the best guesses)
     joker_no_index_confidence: float = 0.72  # a card whose corners hold no index (many Jokers print none)
     single_corner_factor: float = 0.9  # confidence when only one corner could be read
+    index_rank_score: float = 0.5  # table scenes: a hypothesis's rank glyph must look this much like a rank
     red_threshold: float = 28.0  # mean R - max(G, B) of ink pixels above which the ink is red
 
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from .config import RecognizerConfig
 from .features import glyph_features
-from .model import CLASSES, JUNK, RANK_CLASSES, RANK_OF, SUIT_CLASSES, Mlp
+from .model import CLASSES, RANK_CLASSES, RANK_OF, SUIT_CLASSES, Mlp
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -28,21 +28,27 @@ class CornerRead:
     probs: np.ndarray | None
     joker_text: bool = False
     ink: bool = False  # whether the corner had any ink at all
+    score: float = 0.0  # how much the rank glyph looks like a rank (not like a suit, a pip, junk)
 
 
 _EMPTY = CornerRead(None)
 
 
-def read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig) -> CornerRead:
-    """Read the index of an upright corner crop (h, w, 3) uint8 BGR."""
+def read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig,
+                rank_at: tuple[float, float] | None = None) -> CornerRead:
+    """Read the index of an upright corner crop (h, w, 3) uint8 BGR.
+
+    ``rank_at`` (x, y in the crop), when known, is where the rank glyph is; otherwise the rank is the
+    glyph nearest the corner.
+    """
     if corner.ndim != 3 or corner.shape[2] != 3:
         raise ValueError(f"expected a (h, w, 3) corner, got {corner.shape}")
-    first = _read_corner(corner, model, config, lighter=False)
+    first = _read_corner(corner, model, config, lighter=False, rank_at=rank_at)
     if first.probs is not None and float(first.probs.max()) >= 0.8 or first.joker_text:
         return first
     # Thin stroked indices, blurred, stay paler than Otsu's cut when big dark pips share the
     # corner: read again with a cut nearer the paper white and keep the surer reading.
-    second = _read_corner(corner, model, config, lighter=True)
+    second = _read_corner(corner, model, config, lighter=True, rank_at=rank_at)
     if second.probs is None:
         return first
     if first.probs is None or float(second.probs.max()) > float(first.probs.max()):
@@ -50,10 +56,12 @@ def read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig) -> Cor
     return first
 
 
-def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, lighter: bool) -> CornerRead:
+def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, lighter: bool,
+                 rank_at: tuple[float, float] | None = None) -> CornerRead:
     b, g, r = cv2.split(corner)
     grey = cv2.min(cv2.min(b, g), r)
-    lo, hi = np.percentile(grey, (2, 90))
+    flat = np.sort(grey, axis=None)  # np.percentile's overhead is most of a small crop's cost
+    lo, hi = float(flat[int(0.02 * (flat.size - 1))]), float(flat[int(0.90 * (flat.size - 1))])
     if hi - lo < 40:
         return _EMPTY
     thr, _ = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
@@ -86,6 +94,10 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, li
     # The index sits near the corner: start from the component nearest the top-left.
     comps.sort(key=lambda c: c[0] + 0.5 * c[1])
     first = comps[0]
+    if rank_at is not None:
+        ax, ay = rank_at
+        first = min(comps, key=lambda c: max(0.0, abs(c[1] + c[2] / 2 - ax) - c[2] / 2) + max(0.0, abs(c[0] + c[3] / 2 - ay) - c[3] / 2)
+                    + 0.01 * abs(c[1] + c[2] / 2 - ax) + 0.01 * abs(c[0] + c[3] / 2 - ay))
     ry, rx, rw, rh = first[0], first[1], first[2], first[3]
     rank_ids = [first[4]]
     for y, x, cw, ch, i in comps[1:]:
@@ -110,25 +122,42 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, li
     suit = min(sized, key=lambda c: (c[0] - (ry + rh)) + 0.7 * abs(c[1] + c[2] / 2 - centre))
     if suit[0] - (ry + rh) > 1.5 * rh:
         return CornerRead(None, ink=True)
-    rank_mask = np.isin(labels[ry : ry + rh, rx : rx + rw], rank_ids).astype(np.uint8) * 255
+    is_rank = np.zeros(n, bool)
+    is_rank[rank_ids] = True
+    rank_mask = is_rank[labels[ry : ry + rh, rx : rx + rw]].astype(np.uint8) * 255
     sy, sx, sw, sh, si = suit
     suit_mask = (labels[sy : sy + sh, sx : sx + sw] == si).astype(np.uint8) * 255
     feats = np.stack([glyph_features(rank_mask), glyph_features(suit_mask)])
     p = model.probabilities(feats)
+    # The rank glyph's probability is shared among the ranks and junk, the suit glyph's among the
+    # suits and junk; a rank glyph that looks like a suit (a pip of the art, a hypothesis turned the
+    # wrong way round) keeps that mass against it, and so does a suit glyph that looks like a rank.
     pr = np.zeros(13)
     for c in RANK_CLASSES:
         pr[RANKS.index(RANK_OF[CLASSES[c]])] += p[0, c]
-    pr /= pr.sum() + p[0, JUNK] + 1e-9
     ps = np.array([p[1, c] for c in SUIT_CLASSES])
-    ps /= ps.sum() + p[1, JUNK] + 1e-9
+    rank_mass = float(pr.sum())  # of every class, junk included: does the glyph look like a rank at all?
+    if rank_at is not None:
+        # A hypothesis (table scenes) may be turned a quarter or half turn from the card: then the
+        # rank glyph looks more like a rank turned back than as it stands.
+        turned = model.probabilities(np.stack([glyph_features(np.rot90(rank_mask, k)) for k in (1, 2, 3)]))
+        best_turned = float(turned[:, list(RANK_CLASSES)].sum(axis=1).max())
+        # A pip printed upside down (the lower half of a card's art) may pass for a rank; turned
+        # back it is plainly a suit.
+        suit_turned = float(turned[:, list(SUIT_CLASSES)].sum(axis=1).max())
+        if best_turned > rank_mass + 0.15 or suit_turned > rank_mass:
+            rank_mass = 0.0
+    pr /= pr.sum() + p[0, list(SUIT_CLASSES)].sum() + 1e-9
+    ps /= ps.sum() + p[1, list(RANK_CLASSES)].sum() + 1e-9
     # Colour: red ink (hearts, diamonds) against black (spades, clubs); a strong cue that does not
     # depend on the deck's design.
-    pix = corner[(labels == si) | np.isin(labels, rank_ids)].astype(np.float32)
+    is_rank[si] = True
+    pix = corner[is_rank[labels]].astype(np.float32)
     redness = float(np.mean(pix[:, 2] - np.maximum(pix[:, 0], pix[:, 1]))) if len(pix) else 0.0
     is_red = redness > config.red_threshold
     ps = ps * np.where(np.array(RED) == is_red, 1.0, 0.03) * suit_shape_prior(suit_mask)
     ps /= ps.sum() + 1e-12
-    return CornerRead(np.outer(pr, ps), ink=True)
+    return CornerRead(np.outer(pr, ps), ink=True, score=rank_mass)
 
 
 def _letter_column(comps: list[tuple[int, int, int, int, int]], rx: int, rw: int, rh: int) -> bool:

@@ -21,6 +21,25 @@ def corner_crop(card: np.ndarray, config: RecognizerConfig) -> np.ndarray:
     return card[: int(config.corner_h * h), : int(config.corner_w * w)]
 
 
+def read_corner_at(image: np.ndarray, quad: np.ndarray, model: Mlp, config: RecognizerConfig,
+                   rank_at: tuple[float, float] | None = None) -> CornerRead:
+    """Read the index in the top-left corner of the card ``quad`` (TL, TR, BR, BL), warping only that
+    corner; ``rank_at`` is where the rank glyph is, as fractions of the card's width and height."""
+    w, h = config.card_width, config.card_height
+    dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+    m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
+    size = (int(config.corner_w * w), int(config.corner_h * h))
+    corner = cv2.warpPerspective(image, m, size, flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
+    at = None if rank_at is None else (rank_at[0] * w, rank_at[1] * h)
+    return read_corner(corner, model, config, at)
+
+
+def card_from_corner(read: CornerRead, quad: np.ndarray, config: RecognizerConfig) -> dict[str, Any]:
+    """The contract's card for a card of which only the top-left index could be read."""
+    code, confidence, guesses, _ = _combine(read, CornerRead(None), config, False)
+    return _card(code, confidence, guesses, quad, config)
+
+
 def read_card(image: np.ndarray, quad: np.ndarray, model: Mlp, config: RecognizerConfig,
               *, both_corners: bool = True) -> dict[str, Any] | None:
     """Read the card whose corners are ``quad`` (clockwise, portrait order guessed).
@@ -35,7 +54,11 @@ def read_card(image: np.ndarray, quad: np.ndarray, model: Mlp, config: Recognize
     if not both_corners and top.probs is None and not top.joker_text:
         return None
     code, confidence, guesses, flipped = _combine(top, bottom, config, both_corners)
-    corners = np.roll(quad, -2, axis=0) if flipped else quad
+    return _card(code, confidence, guesses, np.roll(quad, -2, axis=0) if flipped else quad, config)
+
+
+def _card(code: str, confidence: float, guesses: list[dict[str, Any]], corners: np.ndarray,
+          config: RecognizerConfig) -> dict[str, Any]:
     out: dict[str, Any] = {
         "code": code if confidence >= config.unknown_below else "unknown",
         "confidence": round(float(confidence), 4),

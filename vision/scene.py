@@ -1,26 +1,30 @@
 """Table scenes: every card on an overhead view of the felt, overlapping hands included.
 
-Cards are white on a coloured felt, so the card-white regions are found first.  A region may hold a
-whole blackjack hand: cards laid over each other with an offset, each lower card showing only its
-top-left index and a strip.  Every card, covered or not, shows at least one right-angled corner of
-its outline with its index inside; so each right-angled, convex corner of a region's outline is a
-hypothesis "the top-left corner of a card", the card's rectangle is laid from it along the two edges
-with the card size measured in the scene, and the index is read there.  Hypotheses that read an
-index are cards; two reads of one card (from its two index corners) are merged by position.
+Cards are white on a coloured felt, so the card-white regions are found first.  A region that looks
+like one card is read whole (both index corners).  Otherwise the region may hold a blackjack hand:
+cards laid over each other with an offset, each lower card showing only its top-left index and a
+strip, and the corner of a card lying over another one is inside the white region, seen only as an
+edge.  So the cards of such a region are found by their indices: every small glyph with a smaller
+glyph beside it, along an edge direction of the region, is a hypothesis "rank over suit" (a blob of
+index size, when blur has run rank and suit together, is tried both ways along its length).  A
+hypothesis must have a card edge close above and left of its rank (where a pip of the art has none);
+the card is laid out from the rank with the card size measured in the scene, its corner rectified
+and read, and of the hypotheses that read an index at one place the surest is kept.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import cv2
 import numpy as np
 
-from .cards import card_mask, portrait_order, quad_of
+from .cards import card_mask, portrait_order, quad_of, whiteness
 from .config import RecognizerConfig
-from .model import load_model
-from .read import read_card
+from .model import Mlp, load_model
+from .read import card_from_corner, read_card, read_corner_at
 
 ASPECT = 88 / 63
 
@@ -38,18 +42,182 @@ def find_cards(image: np.ndarray, config: RecognizerConfig) -> list[dict[str, An
     card_h = _card_height(regions, h_img)
     found: list[dict[str, Any]] = []
     for contour in regions:
+        single = None
         if _maybe_single(contour):
             # One card, or two lying nearly one over the other: read it whole first, and only when
             # that gives no sure card look for the cards of a hand.
             single = read_card(image, portrait_order(quad_of(contour)), model, config)
-            if single is not None and single["code"] != "unknown":
+            if single is not None and single["code"] != "unknown" and single["confidence"] >= 0.9:
                 found.append(single)
                 continue
-        for quad in _corner_hypotheses(contour, card_h, mask):
-            card = read_card(image, quad, model, config, both_corners=False)
-            if card is not None:
-                found.append(card)
+        by_index = _index_cards(image, contour, card_h, model, config)
+        found.extend(by_index)
+        if single is not None and single["code"] != "unknown" and len(by_index) <= 1:
+            # Not sure, but no hand either: the whole card's two corners are still the best evidence.
+            found.append(single)
     return _merge(found, card_h)
+
+
+def _index_cards(image: np.ndarray, contour: np.ndarray, card_h: float, model: Mlp,
+                 config: RecognizerConfig) -> list[dict[str, Any]]:
+    """Cards of a region found by their indices: every glyph with a smaller glyph beside it is a
+    hypothesis "rank over suit"; the card is laid out from there and its corner read.  Of the
+    hypotheses that read an index at one place, the surest is kept."""
+    reads = []
+    for hyp in _index_hypotheses(image, contour, card_h):
+        if any(r[0] >= 0.85 and math.dist(hyp.anchor, r[1].anchor) <= 1.2 * max(hyp.rank_h, r[1].rank_h) for r in reads):
+            continue  # an index already read surely here: another hypothesis of it would lose
+        read = read_corner_at(image, hyp.quad, model, config, hyp.rank_at)
+        if read.probs is None or read.score < config.index_rank_score:
+            continue
+        reads.append((float(read.probs.max()) * read.score, hyp, read))
+    reads.sort(key=lambda r: r[0], reverse=True)
+    kept: list[tuple[float, IndexHypothesis, Any]] = []
+    for r in reads:
+        if all(math.dist(r[1].anchor, k[1].anchor) > 1.2 * max(r[1].rank_h, k[1].rank_h) for k in kept):
+            kept.append(r)
+    return [card_from_corner(read, hyp.quad, config) for _, hyp, read in kept]
+
+
+@dataclass(frozen=True, slots=True)
+class IndexHypothesis:
+    """A card laid out from a candidate index: ``quad`` (TL, TR, BR, BL), the rank glyph's centre and height."""
+
+    quad: np.ndarray
+    anchor: tuple[float, float]
+    rank_h: float
+    rank_at: tuple[float, float]  # the rank glyph's centre, as fractions of the card's width and height
+
+
+def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float) -> list[IndexHypothesis]:
+    """Card quads (TL, TR, BR, BL) laid out from candidate index glyph pairs inside a card region."""
+    x, y, w, h = cv2.boundingRect(contour)
+    pad = 2
+    x0, y0 = max(x - pad, 0), max(y - pad, 0)
+    x1, y1 = min(x + w + pad, image.shape[1]), min(y + h + pad, image.shape[0])
+    roi = image[y0:y1, x0:x1]
+    inside = np.zeros(roi.shape[:2], np.uint8)
+    cv2.drawContours(inside, [contour - [x0, y0]], -1, 1, cv2.FILLED)
+    inside = cv2.erode(inside, np.ones((3, 3), np.uint8))
+    grey = whiteness(roi)
+    k = max(5, int(0.12 * card_h) | 1)
+    paper = cv2.dilate(grey, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    ink = ((grey.astype(np.float32) < 0.78 * paper.astype(np.float32)) & (inside > 0)).astype(np.uint8)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    if n <= 2:
+        return []
+    size = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]).astype(np.float64)
+    ok = (size >= max(3.0, 0.02 * card_h)) & (size <= 0.16 * card_h) & (stats[:, cv2.CC_STAT_AREA] >= 5)
+    ok[0] = False
+    idx = np.nonzero(ok)[0]
+    if len(idx) < 2:
+        return []
+    c = cents[idx]
+    sz = size[idx]
+    d = np.linalg.norm(c[:, None, :] - c[None, :, :], axis=2)
+    ratio = sz[None, :] / sz[:, None]
+    pair = (d >= 0.45 * sz[:, None]) & (d <= 2.0 * sz[:, None]) & (ratio >= 0.25) & (ratio <= 1.0)
+    pair &= sz[:, None] >= 0.04 * card_h
+    angles = _edge_angles(contour)
+
+    def pixels(label: int) -> np.ndarray:
+        sx, sy, sw, sh = stats[label, :4]
+        ys, xs = np.nonzero(labels[sy : sy + sh, sx : sx + sw] == label)
+        return np.stack([xs + sx, ys + sy], axis=1).astype(np.float64)
+
+    candidates: list[tuple[np.ndarray, np.ndarray]] = []  # (rank glyph's pixels, the card's "down")
+    for a, b in zip(*np.nonzero(pair), strict=True):
+        # An index's rank and suit are stacked along the card's length, so along an edge of the
+        # region (the cards of a hand lie within a few degrees of each other).
+        down = _snap(_unit(c[b] - c[a]), angles)
+        if down is not None:
+            candidates.append((pixels(idx[a]), down))
+    # Under blur a small index's rank and suit run together: an elongated blob of about an index's
+    # size is tried both ways along its length, its first half as the rank.
+    merged = np.nonzero((size >= 0.06 * card_h) & (size <= 0.3 * card_h) & (stats[:, cv2.CC_STAT_AREA] >= 12))[0]
+    for label in merged[merged > 0]:
+        pts = pixels(label)
+        (_, _), (rw, rh), ang = cv2.minAreaRect(pts.astype(np.float32))
+        if min(rw, rh) <= 0 or max(rw, rh) / min(rw, rh) < 1.5:
+            continue
+        theta = math.radians(ang) + (0 if rw >= rh else math.pi / 2)
+        axis = np.array([math.cos(theta), math.sin(theta)])
+        for sign in (1.0, -1.0):
+            down = _snap(sign * axis, angles)
+            if down is None:
+                continue
+            t = pts @ down
+            candidates.append((pts[t <= t.min() + 0.55 * (t.max() - t.min())], down))
+    edges = cv2.dilate(cv2.Canny(cv2.GaussianBlur(grey, (3, 3), 0), 15, 40), np.ones((3, 3), np.uint8))
+    out: list[IndexHypothesis] = []
+    for pts, down in candidates:
+        right = np.array([down[1], -down[0]])
+        u, t = pts @ right, pts @ down
+        rank_h = float(t.max() - t.min() + 1)
+        if not _near_corner(edges, u, t, right, down, rank_h):
+            continue
+        m = max(2.0, 0.35 * rank_h)
+        origin = (u.min() - m) * right + (t.min() - m) * down + [x0, y0]
+        if any(np.linalg.norm(origin - o.quad[0]) < 0.25 * rank_h and float(down @ _unit(o.quad[3] - o.quad[0])) > 0.94 for o in out):
+            continue
+        hh = max(card_h, 9.0 * rank_h)
+        ww = hh / ASPECT
+        quad = np.array([origin, origin + ww * right, origin + ww * right + hh * down, origin + hh * down], np.float32)
+        anchor = (float(pts[:, 0].mean() + x0), float(pts[:, 1].mean() + y0))
+        rank_at = ((m + (u.max() - u.min()) / 2) / ww, (m + rank_h / 2) / hh)
+        out.append(IndexHypothesis(quad, anchor, rank_h, rank_at))
+    return out
+
+
+def _near_corner(edges: np.ndarray, u: np.ndarray, t: np.ndarray, right: np.ndarray, down: np.ndarray,
+                 rank_h: float) -> bool:
+    """Whether an edge (the card's own border, against the felt or over another card) lies close
+    above and close left of the rank glyph, as it does at an index and not at a pip of the art."""
+    reach = 1.0 * rank_h + 2.0
+    steps = np.arange(3.0, reach + 2.0, 1.0)  # from clear of the glyph's own (dilated) outline
+    h, w = edges.shape
+
+    def hit(start: np.ndarray, direction: np.ndarray, across: np.ndarray, spread: float) -> bool:
+        for off in (-spread, 0.0, spread):
+            p = start + off * across + steps[:, None] * direction
+            xs, ys = np.rint(p[:, 0]).astype(int), np.rint(p[:, 1]).astype(int)
+            inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+            if not inside.all() or edges[ys, xs].any():
+                return True  # running off the region's box is leaving the card
+        return False
+
+    u0, u1, t0, t1 = u.min(), u.max(), t.min(), t.max()
+    top = ((u0 + u1) / 2) * right + t0 * down
+    left = u0 * right + ((t0 + t1) / 2) * down
+    return hit(top, -down, right, 0.3 * (u1 - u0)) and hit(left, -right, down, 0.3 * (t1 - t0))
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    return v / (np.linalg.norm(v) + 1e-12)
+
+
+def _edge_angles(contour: np.ndarray) -> np.ndarray:
+    """Directions (radians, modulo pi/2) of the long straight edges of a region's outline."""
+    peri = cv2.arcLength(contour, True)
+    poly = cv2.approxPolyDP(contour, max(2.0, 0.006 * peri), True).reshape(-1, 2).astype(np.float64)
+    seg = np.roll(poly, -1, axis=0) - poly
+    length = np.linalg.norm(seg, axis=1)
+    long_ = seg[length >= 0.1 * peri / 8]
+    return np.mod(np.arctan2(long_[:, 1], long_[:, 0]), np.pi / 2)
+
+
+def _snap(down: np.ndarray, angles: np.ndarray, tol: float = math.radians(14)) -> np.ndarray | None:
+    """``down`` turned onto the nearest edge direction of the region (modulo 90 degrees), or None
+    when no edge runs within ``tol`` of it."""
+    if len(angles) == 0:
+        return down
+    a = math.atan2(down[1], down[0])
+    diff = (angles - a + np.pi / 4) % (np.pi / 2) - np.pi / 4
+    j = int(np.argmin(np.abs(diff)))
+    if abs(diff[j]) > tol:
+        return None
+    a += float(diff[j])
+    return np.array([math.cos(a), math.sin(a)])
 
 
 def _looks_single(contour: np.ndarray) -> bool:
@@ -75,68 +243,6 @@ def _card_height(regions: list[np.ndarray], h_img: int) -> float:
     if singles:
         return float(np.median(singles))
     return 0.2 * h_img
-
-
-def _corner_hypotheses(contour: np.ndarray, card_h: float, mask: np.ndarray) -> list[np.ndarray]:
-    """Card quads (TL, TR, BR, BL) laid from each right-angled convex corner of the outline."""
-    peri = cv2.arcLength(contour, True)
-    poly = cv2.approxPolyDP(contour, max(2.0, 0.006 * peri), True).reshape(-1, 2).astype(np.float64)
-    n = len(poly)
-    if n < 3:
-        return []
-    # Shoelace area: its sign is the outline's turning direction; a convex corner turns the same way.
-    area = float(np.sum(poly[:, 0] * np.roll(poly[:, 1], -1) - np.roll(poly[:, 0], -1) * poly[:, 1]))
-    sign = 1.0 if area >= 0 else -1.0
-    card_w = card_h / ASPECT
-    # Long straight edges of the outline, in order; a rounded card corner leaves short chamfers
-    # between them, so corners are where consecutive long edges meet.
-    edges = []
-    for i in range(n):
-        a, b = poly[i], poly[(i + 1) % n]
-        if np.linalg.norm(b - a) >= 0.12 * card_h:
-            edges.append((a, b))
-    out = []
-    for k in range(len(edges)):
-        (a1, b1), (a2, b2) = edges[k - 1], edges[k]
-        d1 = (b1 - a1) / np.linalg.norm(b1 - a1)
-        d2 = (b2 - a2) / np.linalg.norm(b2 - a2)
-        if abs(float(d1 @ d2)) > 0.35:  # not a right angle
-            continue
-        if float(np.linalg.norm(a2 - b1)) > 0.25 * card_h:  # not neighbours: something lies between
-            continue
-        cross = d1[0] * d2[1] - d1[1] * d2[0]
-        if cross * sign < 0:  # a reflex (inward) corner: where one card lies over another
-            continue
-        m = np.array([d1, -d2]).T
-        if abs(np.linalg.det(m)) < 1e-6:
-            continue
-        t = np.linalg.solve(m, a2 - a1)
-        p = a1 + t[0] * d1
-        u, v = d2, -d1
-        # TL at p: TR along the short side, BL along the long side, clockwise on screen (y down).
-        for short, long_ in ((u, v), (v, u)):
-            if short[0] * long_[1] - short[1] * long_[0] <= 0:
-                continue
-            quad = np.array([p, p + card_w * short, p + card_w * short + card_h * long_, p + card_h * long_], np.float32)
-            if _covered(mask, quad) > 0.85:
-                out.append(quad)
-    return out
-
-
-def _covered(mask: np.ndarray, quad: np.ndarray) -> float:
-    """Fraction of the quad's area that is card-white."""
-    x, y, w, h = cv2.boundingRect(quad.astype(np.int32))
-    x0, y0 = max(x, 0), max(y, 0)
-    x1, y1 = min(x + w, mask.shape[1]), min(y + h, mask.shape[0])
-    if x1 <= x0 or y1 <= y0:
-        return 0.0
-    poly = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillPoly(poly, [(quad - [x0, y0]).astype(np.int32)], 1)
-    total = poly.sum()
-    inside = cv2.contourArea(quad.astype(np.float32))
-    if total == 0 or inside <= 0:
-        return 0.0
-    return float((poly & (mask[y0:y1, x0:x1] > 0)).sum()) / max(inside, total)
 
 
 def _merge(cards: list[dict[str, Any]], card_h: float) -> list[dict[str, Any]]:
