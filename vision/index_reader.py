@@ -35,20 +35,22 @@ _EMPTY = CornerRead(None)
 
 
 def read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig,
-                rank_at: tuple[float, float] | None = None) -> CornerRead:
+                rank_at: tuple[float, float] | None = None, px_scale: float = 1.0) -> CornerRead:
     """Read the index of an upright corner crop (h, w, 3) uint8 BGR.
 
     ``rank_at`` (x, y in the crop), when known, is where the rank glyph is; otherwise the rank is the
-    glyph nearest the corner.
+    glyph nearest the corner.  ``px_scale`` is the size of a crop pixel in pixels of the photograph:
+    a suit only a few pixels tall in the photograph cannot tell a spade from a club (or a heart from
+    a diamond) however it is enlarged, and its read says so.
     """
     if corner.ndim != 3 or corner.shape[2] != 3:
         raise ValueError(f"expected a (h, w, 3) corner, got {corner.shape}")
-    first = _read_corner(corner, model, config, lighter=False, rank_at=rank_at)
+    first = _read_corner(corner, model, config, lighter=False, rank_at=rank_at, px_scale=px_scale)
     if first.probs is not None and float(first.probs.max()) >= 0.8 or first.joker_text:
         return first
     # Thin stroked indices, blurred, stay paler than Otsu's cut when big dark pips share the
     # corner: read again with a cut nearer the paper white and keep the surer reading.
-    second = _read_corner(corner, model, config, lighter=True, rank_at=rank_at)
+    second = _read_corner(corner, model, config, lighter=True, rank_at=rank_at, px_scale=px_scale)
     if second.probs is None:
         return first
     if first.probs is None or float(second.probs.max()) > float(first.probs.max()):
@@ -57,11 +59,14 @@ def read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig,
 
 
 def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, lighter: bool,
-                 rank_at: tuple[float, float] | None = None) -> CornerRead:
+                 rank_at: tuple[float, float] | None = None, px_scale: float = 1.0) -> CornerRead:
     b, g, r = cv2.split(corner)
     grey = cv2.min(cv2.min(b, g), r)
-    flat = np.sort(grey, axis=None)  # np.percentile's overhead is most of a small crop's cost
-    lo, hi = float(flat[int(0.02 * (flat.size - 1))]), float(flat[int(0.90 * (flat.size - 1))])
+    # Quantiles by partition: np.percentile's overhead is most of a small crop's cost.
+    flat = grey.ravel()
+    k_lo, k_hi = int(0.02 * (flat.size - 1)), int(0.90 * (flat.size - 1))
+    part = np.partition(flat, (k_lo, k_hi))
+    lo, hi = float(part[k_lo]), float(part[k_hi])
     if hi - lo < 40:
         return _EMPTY
     thr, _ = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
@@ -78,16 +83,12 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, li
     ink[:, :edge] = 0
     ink[:edge, :] = 0
     n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    comps = []
-    for i in range(1, n):
-        x, y, cw, ch, area = stats[i]
-        if area < 0.0015 * h * w or ch < 0.035 * h:
-            continue
-        if x <= 0 or y <= 0 or x + cw >= w or y + ch >= h:
-            continue  # cut by the crop: the card's edge, a shadow, or art running into the corner
-        if ch > 0.6 * h or cw > 0.8 * w:
-            continue
-        comps.append((int(y), int(x), int(cw), int(ch), i))
+    xs, ys, cws, chs, areas = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3], stats[:, 4]
+    keep = (areas >= 0.0015 * h * w) & (chs >= 0.035 * h) & (chs <= 0.6 * h) & (cws <= 0.8 * w)
+    # Cut by the crop: the card's edge, a shadow, or art running into the corner.
+    keep &= (xs > 0) & (ys > 0) & (xs + cws < w) & (ys + chs < h)
+    keep[0] = False
+    comps = [(int(ys[i]), int(xs[i]), int(cws[i]), int(chs[i]), int(i)) for i in np.nonzero(keep)[0]]
     if not comps:
         return CornerRead(None, ink=False)
     comps.sort()
@@ -137,7 +138,7 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, li
         pr[RANKS.index(RANK_OF[CLASSES[c]])] += p[0, c]
     ps = np.array([p[1, c] for c in SUIT_CLASSES])
     rank_mass = float(pr.sum())  # of every class, junk included: does the glyph look like a rank at all?
-    if rank_at is not None:
+    if rank_at is not None and rank_mass >= config.index_rank_score:
         # A hypothesis (table scenes) may be turned a quarter or half turn from the card: then the
         # rank glyph looks more like a rank turned back than as it stands.
         turned = model.probabilities(np.stack([glyph_features(np.rot90(rank_mask, k)) for k in (1, 2, 3)]))
@@ -157,7 +158,21 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, li
     is_red = redness > config.red_threshold
     ps = ps * np.where(np.array(RED) == is_red, 1.0, 0.03) * suit_shape_prior(suit_mask)
     ps /= ps.sum() + 1e-12
+    ps = _blur_suit(ps, sh * px_scale, config)
     return CornerRead(np.outer(pr, ps), ink=True, score=rank_mass)
+
+
+def _blur_suit(ps: np.ndarray, height_px: float, config: RecognizerConfig) -> np.ndarray:
+    """Suit probabilities (S, H, D, C) made as unsure as a suit ``height_px`` tall in the photograph
+    is: the two suits of each colour are mixed towards even odds, fully at ``suit_px_blind`` and below,
+    not at all from ``suit_px_sharp``; the colour stays as read."""
+    lo, hi = config.suit_px_blind, config.suit_px_sharp
+    f = min(1.0, max(0.0, (hi - height_px) / (hi - lo)))
+    if f == 0.0:
+        return ps
+    black, red = (ps[0] + ps[3]) / 2, (ps[1] + ps[2]) / 2
+    even = np.array([black, red, red, black])
+    return (1 - f) * ps + f * even
 
 
 def _letter_column(comps: list[tuple[int, int, int, int, int]], rx: int, rw: int, rh: int) -> bool:

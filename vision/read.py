@@ -31,7 +31,15 @@ def read_corner_at(image: np.ndarray, quad: np.ndarray, model: Mlp, config: Reco
     size = (int(config.corner_w * w), int(config.corner_h * h))
     corner = cv2.warpPerspective(image, m, size, flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
     at = None if rank_at is None else (rank_at[0] * w, rank_at[1] * h)
-    return read_corner(corner, model, config, at)
+    return read_corner(corner, model, config, at, _px_scale(quad, config))
+
+
+def _px_scale(quad: np.ndarray, config: RecognizerConfig) -> float:
+    """Photograph pixels per pixel of the canonical card (its mean side lengths against the canonical ones)."""
+    q = quad.astype(np.float64)
+    across = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / (2 * config.card_width)
+    down = (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / (2 * config.card_height)
+    return float(across + down) / 2
 
 
 def card_from_corner(read: CornerRead, quad: np.ndarray, config: RecognizerConfig) -> dict[str, Any]:
@@ -49,8 +57,10 @@ def read_card(image: np.ndarray, quad: np.ndarray, model: Mlp, config: Recognize
     card's top-left corner" in a table scene) a corner with no index gives None: no card there.
     """
     card = rectify(image, quad, config)
-    top = read_corner(corner_crop(card, config), model, config)
-    bottom = read_corner(corner_crop(cv2.rotate(card, cv2.ROTATE_180), config), model, config) if both_corners else CornerRead(None)
+    scale = _px_scale(quad, config)
+    top = read_corner(corner_crop(card, config), model, config, px_scale=scale)
+    bottom = (read_corner(corner_crop(cv2.rotate(card, cv2.ROTATE_180), config), model, config, px_scale=scale)
+              if both_corners else CornerRead(None))
     if not both_corners and top.probs is None and not top.joker_text:
         return None
     code, confidence, guesses, flipped = _combine(top, bottom, config, both_corners)
