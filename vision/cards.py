@@ -85,14 +85,6 @@ def portrait_order(quad: np.ndarray) -> np.ndarray:
     return q
 
 
-def rectify(image: np.ndarray, quad: np.ndarray, config: RecognizerConfig) -> np.ndarray:
-    """Warp the card with corners ``quad`` (TL, TR, BR, BL) to (card_height, card_width, 3)."""
-    w, h = config.card_width, config.card_height
-    dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
-    m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
-    return cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
-
-
 def card_contours(image: np.ndarray, config: RecognizerConfig) -> list[np.ndarray]:
     """Outer contours of the white regions big enough to be (groups of) cards, largest first."""
     mask = card_mask(image)

@@ -7,18 +7,11 @@ from typing import Any
 import cv2
 import numpy as np
 
-from .cards import rectify
 from .config import RecognizerConfig
 from .index_reader import RANKS, SUITS, CornerRead, read_corner
 from .model import Mlp
 
 CODES = [r + s for r in RANKS for s in SUITS]
-
-
-def corner_crop(card: np.ndarray, config: RecognizerConfig) -> np.ndarray:
-    """The top-left index corner of a canonical card."""
-    h, w = card.shape[:2]
-    return card[: int(config.corner_h * h), : int(config.corner_w * w)]
 
 
 def read_corner_at(image: np.ndarray, quad: np.ndarray, model: Mlp, config: RecognizerConfig,
@@ -56,11 +49,9 @@ def read_card(image: np.ndarray, quad: np.ndarray, model: Mlp, config: Recognize
     ``guesses`` when the code is "unknown".  With ``both_corners=False`` (a hypothesis "this is the
     card's top-left corner" in a table scene) a corner with no index gives None: no card there.
     """
-    card = rectify(image, quad, config)
-    scale = _px_scale(quad, config)
-    top = read_corner(corner_crop(card, config), model, config, px_scale=scale)
-    bottom = (read_corner(corner_crop(cv2.rotate(card, cv2.ROTATE_180), config), model, config, px_scale=scale)
-              if both_corners else CornerRead(None))
+    # Only the two index corners are rectified: the card turned half round has the other one top left.
+    top = read_corner_at(image, quad, model, config)
+    bottom = read_corner_at(image, np.roll(quad, -2, axis=0), model, config) if both_corners else CornerRead(None)
     if not both_corners and top.probs is None and not top.joker_text:
         return None
     code, confidence, guesses, flipped = _combine(top, bottom, config, both_corners)

@@ -23,7 +23,8 @@ import numpy as np
 
 from .cards import card_mask, portrait_order, quad_of, whiteness
 from .config import RecognizerConfig
-from .model import Mlp, load_model
+from .features import glyph_features
+from .model import RANK_CLASSES, Mlp, load_model
 from .read import card_from_corner, read_card, read_corner_at
 
 ASPECT = 88 / 63
@@ -41,7 +42,7 @@ def find_cards(image: np.ndarray, config: RecognizerConfig) -> list[dict[str, An
     regions = [c for c in contours if cv2.contourArea(c) >= min_area]
     card_h = _card_height(regions, h_img)
     found: list[dict[str, Any]] = []
-    for contour in regions:
+    for contour in _trimmed(regions, card_h):
         single = None
         if _maybe_single(contour):
             # One card, or two lying nearly one over the other: read it whole first, and only when
@@ -58,13 +59,38 @@ def find_cards(image: np.ndarray, config: RecognizerConfig) -> list[dict[str, An
     return _merge(found, card_h)
 
 
+def _trimmed(regions: list[np.ndarray], card_h: float) -> list[np.ndarray]:
+    """The regions cut down to their card bodies: light table markings (a printed arc, a line, the
+    letters of "BLACKJACK PAYS 3 TO 2") can pass for card-white and join a card's region or make
+    regions of their own.  An opening wider than their strokes and narrower than any visible strip of
+    a card keeps the bodies; the region near them is kept, and a region with no body is dropped."""
+    k = max(5, int(0.12 * card_h) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    body_area = 0.25 * card_h * card_h / ASPECT
+    out = []
+    for contour in regions:
+        x, y, w, h = cv2.boundingRect(contour)
+        filled = np.zeros((h + 2 * k, w + 2 * k), np.uint8)
+        cv2.drawContours(filled, [contour - [x - k, y - k]], -1, 255, cv2.FILLED)
+        body = cv2.morphologyEx(filled, cv2.MORPH_OPEN, kernel)
+        if cv2.countNonZero(body) < body_area:
+            continue
+        if cv2.countNonZero(body) > 0.9 * cv2.countNonZero(filled):
+            out.append(contour)  # nothing thin attached: keep the outline as found
+            continue
+        kept = filled & cv2.dilate(body, kernel)
+        parts, _ = cv2.findContours(kept, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        out.extend(p + [x - k, y - k] for p in parts if cv2.contourArea(p) >= body_area)
+    return out
+
+
 def _index_cards(image: np.ndarray, contour: np.ndarray, card_h: float, model: Mlp,
                  config: RecognizerConfig) -> list[dict[str, Any]]:
     """Cards of a region found by their indices: every glyph with a smaller glyph beside it is a
     hypothesis "rank over suit"; the card is laid out from there and its corner read.  Of the
     hypotheses that read an index at one place, the surest is kept."""
     reads = []
-    for hyp in _index_hypotheses(image, contour, card_h):
+    for hyp in _index_hypotheses(image, contour, card_h, model, config):
         if any(r[0] >= 0.85 and math.dist(hyp.anchor, r[1].anchor) <= 1.2 * max(hyp.rank_h, r[1].rank_h) for r in reads):
             continue  # an index already read surely here: another hypothesis of it would lose
         read = read_corner_at(image, hyp.quad, model, config, hyp.rank_at)
@@ -89,7 +115,8 @@ class IndexHypothesis:
     rank_at: tuple[float, float]  # the rank glyph's centre, as fractions of the card's width and height
 
 
-def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float) -> list[IndexHypothesis]:
+def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float, model: Mlp,
+                      config: RecognizerConfig) -> list[IndexHypothesis]:
     """Card quads (TL, TR, BR, BL) laid out from candidate index glyph pairs inside a card region."""
     x, y, w, h = cv2.boundingRect(contour)
     pad = 2
@@ -120,10 +147,14 @@ def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float) -> 
     pair &= sz[:, None] >= 0.04 * card_h
     angles = _edge_angles(contour)
 
+    cache: dict[int, np.ndarray] = {}
+
     def pixels(label: int) -> np.ndarray:
-        sx, sy, sw, sh = stats[label, :4]
-        ys, xs = np.nonzero(labels[sy : sy + sh, sx : sx + sw] == label)
-        return np.stack([xs + sx, ys + sy], axis=1).astype(np.float64)
+        if label not in cache:
+            sx, sy, sw, sh = stats[label, :4]
+            ys, xs = np.nonzero(labels[sy : sy + sh, sx : sx + sw] == label)
+            cache[label] = np.stack([xs + sx, ys + sy], axis=1).astype(np.float64)
+        return cache[label]
 
     candidates: list[tuple[np.ndarray, np.ndarray]] = []  # (rank glyph's pixels, the card's "down")
     for a, b in zip(*np.nonzero(pair), strict=True):
@@ -150,6 +181,9 @@ def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float) -> 
             candidates.append((pts[t <= t.min() + 0.55 * (t.max() - t.min())], down))
     edges = cv2.dilate(cv2.Canny(cv2.GaussianBlur(grey, (3, 3), 0), 15, 40), np.ones((3, 3), np.uint8))
     out: list[IndexHypothesis] = []
+    upright: list[np.ndarray] = []
+    origins = np.zeros((len(candidates), 2))
+    downs = np.zeros((len(candidates), 2))
     for pts, down in candidates:
         right = np.array([down[1], -down[0]])
         u, t = pts @ right, pts @ down
@@ -158,15 +192,36 @@ def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float) -> 
             continue
         m = max(2.0, 0.35 * rank_h)
         origin = (u.min() - m) * right + (t.min() - m) * down + [x0, y0]
-        if any(np.linalg.norm(origin - o.quad[0]) < 0.25 * rank_h and float(down @ _unit(o.quad[3] - o.quad[0])) > 0.94 for o in out):
-            continue
+        if out:
+            near = np.hypot(*(origins[: len(out)] - origin).T) < 0.25 * rank_h
+            if np.any(near & (downs[: len(out)] @ down > 0.94)):
+                continue  # the same hypothesis again (another suit glyph, the other digit of a 10)
         hh = max(card_h, 9.0 * rank_h)
         ww = hh / ASPECT
         quad = np.array([origin, origin + ww * right, origin + ww * right + hh * down, origin + hh * down], np.float32)
         anchor = (float(pts[:, 0].mean() + x0), float(pts[:, 1].mean() + y0))
         rank_at = ((m + (u.max() - u.min()) / 2) / ww, (m + rank_h / 2) / hh)
+        origins[len(out)], downs[len(out)] = origin, down
         out.append(IndexHypothesis(quad, anchor, rank_h, rank_at))
-    return out
+        upright.append(_upright_glyph(pts, right, down))
+    if not out:
+        return out
+    # A first look at the rank glyphs as they stand in the photograph (one batch): what is plainly
+    # not a rank (a pip, a stroke of the art) is not worth rectifying and reading.
+    p = model.probabilities(np.stack([glyph_features(g) for g in upright]))
+    rank_mass = p[:, list(RANK_CLASSES)].sum(axis=1)
+    order = np.argsort(-rank_mass, kind="stable")  # the likeliest first: their reads settle the rest
+    return [out[i] for i in order if rank_mass[i] >= config.index_prefilter]
+
+
+def _upright_glyph(pts: np.ndarray, right: np.ndarray, down: np.ndarray) -> np.ndarray:
+    """A glyph's pixels (N, 2) drawn upright in the card's frame as a small binary mask."""
+    u, t = pts @ right, pts @ down
+    cols = np.rint(u - u.min()).astype(int) + 1
+    rows = np.rint(t - t.min()).astype(int) + 1
+    m = np.zeros((rows.max() + 2, cols.max() + 2), np.uint8)
+    m[rows, cols] = 255
+    return cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((2, 2), np.uint8))
 
 
 def _near_corner(edges: np.ndarray, u: np.ndarray, t: np.ndarray, right: np.ndarray, down: np.ndarray,
