@@ -101,7 +101,7 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, li
                     + 0.01 * abs(c[1] + c[2] / 2 - ax) + 0.01 * abs(c[0] + c[3] / 2 - ay))
     ry, rx, rw, rh = first[0], first[1], first[2], first[3]
     rank_ids = [first[4]]
-    for y, x, cw, ch, i in comps[1:]:
+    for y, x, cw, ch, i in (c for c in comps if c is not first):
         overlap = min(ry + rh, y + ch) - max(ry, y)
         if overlap > 0.6 * min(rh, ch) and x - (rx + rw) < 0.6 * rh and x + cw > rx - 0.6 * rh and 0.6 < ch / rh < 1.6:
             rank_ids.append(i)

@@ -301,11 +301,22 @@ def _card_height(regions: list[np.ndarray], h_img: int) -> float:
 
 
 def _merge(cards: list[dict[str, Any]], card_h: float) -> list[dict[str, Any]]:
-    """One entry per card: reads whose centres lie within a fifth of a card are the same card."""
+    """One entry per card, the surest read kept.  Two reads whose centres lie within a fifth of a
+    card are one card when they name the same code or were laid out from its two opposite index
+    corners; two cards of a hand lie nearly one over the other too, but turned the same way."""
     cards = sorted(cards, key=lambda c: c["confidence"], reverse=True)
     kept: list[dict[str, Any]] = []
     for c in cards:
-        centre = np.mean(c["corners"], axis=0)
-        if all(math.dist(centre, np.mean(k["corners"], axis=0)) > 0.2 * card_h for k in kept):
+        q = np.asarray(c["corners"], np.float64)
+        centre, down = q.mean(axis=0), _unit(q[3] - q[0])
+        same = False
+        for k in kept:
+            kq = np.asarray(k["corners"], np.float64)
+            if math.dist(centre, kq.mean(axis=0)) > 0.2 * card_h:
+                continue
+            if c["code"] == k["code"] or float(down @ _unit(kq[3] - kq[0])) < 0.7:
+                same = True
+                break
+        if not same:
             kept.append(c)
     return kept
