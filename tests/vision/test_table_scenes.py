@@ -1,42 +1,102 @@
 """Table scenes: generated felt with cards, overlapping hands, chips and printed markings."""
 
+from collections import Counter
+
+import cv2
 import numpy as np
 
 from vision import recognize
-from vision.synth import random_style, table_image
+from vision.config import DEFAULT_CONFIG
+from vision.index_reader import read_corner
+from vision.model import load_model
+from vision.scene import _merge
+from vision.synth import random_style, render_card, table_image
 
 
-def test_isolated_cards_on_the_felt_are_found_with_their_corners():
-    rng = np.random.default_rng(4)
-    found = want = 0
-    for _ in range(4):
-        img, label = table_image(rng, n_cards=1, style=random_style(rng))
+def _scores(seed: int, scenes: int) -> tuple[int, int, int, int]:
+    """(cards found and read right, cards wrongly named, cards missed, wrong names with confidence >= 0.9)."""
+    rng = np.random.default_rng(seed)
+    tp = fp = fn = sure_wrong = 0
+    for _ in range(scenes):
+        img, label = table_image(rng)
         cards = recognize(img)
-        want += 1
-        found += any(c["code"] == label["codes"][0] for c in cards)
-        for c in cards:
-            assert len(c["corners"]) == 4
-    # Measured: most isolated cards are read; the issue's 98 % recall target is not reached yet.
-    assert found >= 2
+        got = Counter(c["code"] for c in cards if c["code"] != "unknown")
+        want = Counter(label["codes"])
+        hit = sum((got & want).values())
+        tp, fp, fn = tp + hit, fp + sum(got.values()) - hit, fn + sum(want.values()) - hit
+        sure = Counter(c["code"] for c in cards if c["code"] != "unknown" and c["confidence"] >= 0.9)
+        sure_wrong += sum((sure - want).values())
+    return tp, fp, fn, sure_wrong
 
 
-def test_overlapping_hands_give_cards_and_never_crash():
-    rng = np.random.default_rng(8)
-    img, label = table_image(rng, n_cards=6)
-    cards = recognize(img)
-    assert isinstance(cards, list)
-    from vision.synth import CODES
-
-    for c in cards:
-        assert c["code"] in CODES or c["code"] == "unknown"
-        assert 0 <= c["confidence"] <= 1 and len(c["corners"]) == 4
-    known = [c["code"] for c in cards if c["code"] != "unknown"]
-    assert len(known) <= len(label["codes"]) + 2
-    assert set(known) & set(label["codes"])  # some of the hand is read
+def test_cards_of_overlapping_hands_are_found_by_their_indices():
+    # 12 generated scenes, 69 cards, most in hands where a lower card shows only its index corner.
+    # Measured: recall 87 %, precision 87 % (the issue's 98 % / 99 % are not reached yet).
+    tp, fp, fn, sure_wrong = _scores(seed=8, scenes=12)
+    assert tp / (tp + fn) >= 0.8
+    assert tp / (tp + fp) >= 0.8
+    assert sure_wrong <= 1  # a confident wrong card is the failure that matters most
 
 
-def test_an_empty_felt_has_no_card():
-    rng = np.random.default_rng(2)
-    felt = np.zeros((720, 1280, 3), np.uint8) + np.array([40, 110, 30], np.uint8)
-    felt = np.clip(felt + rng.normal(0, 5, felt.shape), 0, 255).astype(np.uint8)
-    assert recognize(felt) == []
+def test_reads_of_one_card_merge_but_two_cards_of_a_hand_stay_two():
+    card = [[100.0, 100.0], [172.0, 100.0], [172.0, 200.0], [100.0, 200.0]]
+    turned = [card[2], card[3], card[0], card[1]]  # the same card laid out from its other index
+    below = [[x + 8.0, y + 18.0] for x, y in card]  # the next card of a hand, turned the same way
+    same = _merge([{"code": "7C", "confidence": 0.9, "corners": card},
+                   {"code": "7S", "confidence": 0.8, "corners": turned}], card_h=100)
+    assert [c["code"] for c in same] == ["7C"]
+    hand = _merge([{"code": "7C", "confidence": 0.9, "corners": card},
+                   {"code": "4D", "confidence": 0.8, "corners": below}], card_h=100)
+    assert sorted(c["code"] for c in hand) == ["4D", "7C"]
+
+
+def _corner(code: str, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    face, _ = render_card(code, random_style(rng, finnish=False), rng)
+    card = cv2.resize(face, (DEFAULT_CONFIG.card_width, DEFAULT_CONFIG.card_height), interpolation=cv2.INTER_AREA)
+    return card[: int(DEFAULT_CONFIG.corner_h * card.shape[0]), : int(DEFAULT_CONFIG.corner_w * card.shape[1])].copy()
+
+
+def _glyph_centres(corner: np.ndarray) -> list[tuple[float, float]]:
+    grey = corner.min(axis=2)
+    _, ink = cv2.threshold(grey, 0, 1, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    n, _, stats, cents = cv2.connectedComponentsWithStats(ink.astype(np.uint8))
+    big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_HEIGHT] >= 0.05 * corner.shape[0]]
+    return sorted((float(cents[i][0]), float(cents[i][1])) for i in big)
+
+
+def test_a_ten_found_by_either_digit_reads_as_ten():
+    model = load_model()
+    corner = _corner("TH", seed=3)
+    digits = sorted(_glyph_centres(corner), key=lambda c: c[1])[:2]  # the two glyphs of "10", side by side
+    for at in digits:
+        read = read_corner(corner, model, DEFAULT_CONFIG, rank_at=at)
+        assert read.probs is not None
+        assert "A23456789TJQK"[int(np.argmax(read.probs.sum(axis=1)))] == "T"
+
+
+def test_an_index_seen_a_quarter_turn_off_is_not_taken_for_a_rank():
+    model = load_model()
+    for code, seed in (("7S", 1), ("QD", 2), ("4C", 5)):
+        corner = _corner(code, seed)
+        top = min(_glyph_centres(corner), key=lambda c: c[1])
+        upright = read_corner(corner, model, DEFAULT_CONFIG, rank_at=top)
+        assert upright.score >= DEFAULT_CONFIG.index_rank_score
+        turned = np.ascontiguousarray(np.rot90(corner))  # the glyphs lie on their side
+        h = turned.shape[0]
+        sideways = read_corner(turned, model, DEFAULT_CONFIG, rank_at=(top[1], h - 1 - top[0]))
+        assert sideways.probs is None or sideways.score < DEFAULT_CONFIG.index_rank_score
+
+
+def test_a_card_joined_to_a_light_table_marking_is_still_read():
+    # A beige printed line from the felt's edge up to the card: the card's white region then runs
+    # out along it; trimmed off, the card reads as without it.
+    same = 0
+    for seed in range(100, 106):
+        img, label = table_image(np.random.default_rng(seed), n_cards=1)
+        before = sorted(c["code"] for c in recognize(img) if c["code"] != "unknown")
+        quad = np.array(label["cards"][0]["corners"], np.int32)
+        y = int(quad[:, 1].mean())
+        cv2.line(img, (0, y), (int(quad[:, 0].min()) + 3, y), (170, 200, 215), 6)
+        same += sorted(c["code"] for c in recognize(img) if c["code"] != "unknown") == before
+    assert same >= 5
