@@ -94,15 +94,32 @@ def _index_cards(image: np.ndarray, contour: np.ndarray, card_h: float, model: M
         if any(r[0] >= 0.85 and math.dist(hyp.anchor, r[1].anchor) <= 1.2 * max(hyp.rank_h, r[1].rank_h) for r in reads):
             continue  # an index already read surely here: another hypothesis of it would lose
         read = read_corner_at(image, hyp.quad, model, config, hyp.rank_at)
+        if read.joker_text:
+            # "JOKER" down the corner: surer than any rank read off one of its letters.
+            reads.append((2.0, hyp, read))
+            continue
         if read.probs is None or read.score < config.index_rank_score:
             continue
         reads.append((float(read.probs.max()) * read.score, hyp, read))
     reads.sort(key=lambda r: r[0], reverse=True)
     kept: list[tuple[float, IndexHypothesis, Any]] = []
     for r in reads:
-        if all(math.dist(r[1].anchor, k[1].anchor) > 1.2 * max(r[1].rank_h, k[1].rank_h) for k in kept):
-            kept.append(r)
+        if any(math.dist(r[1].anchor, k[1].anchor) <= 1.2 * max(r[1].rank_h, k[1].rank_h) for k in kept):
+            continue
+        if any(k[2].joker_text and _in_corner(r[1].anchor, k[1].quad, config) for k in kept):
+            continue  # another letter of the word
+        kept.append(r)
     return [card_from_corner(read, hyp.quad, config) for _, hyp, read in kept]
+
+
+def _in_corner(point: tuple[float, float], quad: np.ndarray, config: RecognizerConfig) -> bool:
+    """Whether ``point`` lies in the index corner of the card ``quad`` (TL, TR, BR, BL), a little
+    longer than the corner that is read (a word runs on below it)."""
+    tl, tr, bl = quad[0].astype(np.float64), quad[1].astype(np.float64), quad[3].astype(np.float64)
+    across, down = tr - tl, bl - tl
+    rel = np.asarray(point) - tl
+    u, t = rel @ across / (across @ across), rel @ down / (down @ down)
+    return -0.05 <= u <= config.corner_w and -0.05 <= t <= 0.55
 
 
 @dataclass(frozen=True, slots=True)
