@@ -128,8 +128,17 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, li
     rank_mask = is_rank[labels[ry : ry + rh, rx : rx + rw]].astype(np.uint8) * 255
     sy, sx, sw, sh, si = suit
     suit_mask = (labels[sy : sy + sh, sx : sx + sw] == si).astype(np.uint8) * 255
-    feats = np.stack([glyph_features(rank_mask), glyph_features(suit_mask)])
-    p = model.probabilities(feats)
+    # A suit a few pixels tall in the photograph is read from its darkest part as well: blur fills
+    # the notches between a small club's lobes (or at a heart's top) with grey, which the cut above
+    # takes for ink; the core keeps them.
+    small_suit = sh * px_scale < config.suit_core_below_px
+    masks = [rank_mask, suit_mask]
+    if small_suit:
+        g = grey[sy : sy + sh, sx : sx + sw]
+        inked = g[suit_mask > 0]
+        cut = np.partition(inked, int(config.suit_core_fraction * (inked.size - 1)))[int(config.suit_core_fraction * (inked.size - 1))]
+        masks.append(((g <= cut) & (suit_mask > 0)).astype(np.uint8) * 255)
+    p = model.probabilities(np.stack([glyph_features(m) for m in masks]))
     # The rank glyph's probability is shared among the ranks and junk, the suit glyph's among the
     # suits and junk; a rank glyph that looks like a suit (a pip of the art, a hypothesis turned the
     # wrong way round) keeps that mass against it, and so does a suit glyph that looks like a rank.
@@ -156,6 +165,9 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, li
     pix = corner[is_rank[labels]].astype(np.float32)
     redness = float(np.mean(pix[:, 2] - np.maximum(pix[:, 0], pix[:, 1]))) if len(pix) else 0.0
     is_red = redness > config.red_threshold
+    if small_suit:
+        core = p[2, list(SUIT_CLASSES)]
+        ps = ps * (core / (core.sum() + 1e-9) + 0.05)
     ps = ps * np.where(np.array(RED) == is_red, 1.0, 0.03) * suit_shape_prior(suit_mask)
     ps /= ps.sum() + 1e-12
     ps = _blur_suit(ps, sh * px_scale, config)
