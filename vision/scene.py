@@ -318,22 +318,34 @@ def _card_height(regions: list[np.ndarray], h_img: int) -> float:
 
 
 def _merge(cards: list[dict[str, Any]], card_h: float) -> list[dict[str, Any]]:
-    """One entry per card, the surest read kept.  Two reads whose centres lie within a fifth of a
-    card are one card when they name the same code or were laid out from its two opposite index
-    corners; two cards of a hand lie nearly one over the other too, but turned the same way."""
+    """One entry per card, the surest read kept.
+
+    Reads of one card: the same code with centres within a third of a card (two index corners laid
+    out with the scene's card size), or, naming different codes, laid out from opposite corners with
+    centres within a fifth of a card.  The cards of a hand lie nearly one over the other too, but
+    turned the same way: a read turned like a read already taken for a card, naming another code,
+    is another card.
+    """
     cards = sorted(cards, key=lambda c: c["confidence"], reverse=True)
+    groups: list[list[tuple[str, np.ndarray, np.ndarray]]] = []
     kept: list[dict[str, Any]] = []
     for c in cards:
         q = np.asarray(c["corners"], np.float64)
-        centre, down = q.mean(axis=0), _unit(q[3] - q[0])
-        same = False
-        for k in kept:
-            kq = np.asarray(k["corners"], np.float64)
-            if math.dist(centre, kq.mean(axis=0)) > 0.2 * card_h:
-                continue
-            if c["code"] == k["code"] or float(down @ _unit(kq[3] - kq[0])) < 0.7:
-                same = True
+        me = (c["code"], q.mean(axis=0), _unit(q[3] - q[0]))
+        for group in groups:
+            if any(m[0] != me[0] and float(m[2] @ me[2]) > 0.7 and math.dist(m[1], me[1]) <= 0.2 * card_h for m in group):
+                continue  # another card of the same hand
+            if any(_one_card(m, me, card_h) for m in group):
+                group.append(me)
                 break
-        if not same:
+        else:
+            groups.append([me])
             kept.append(c)
     return kept
+
+
+def _one_card(a: tuple[str, np.ndarray, np.ndarray], b: tuple[str, np.ndarray, np.ndarray], card_h: float) -> bool:
+    gap = math.dist(a[1], b[1])
+    if a[0] == b[0]:
+        return gap <= 0.35 * card_h
+    return gap <= 0.2 * card_h and float(a[2] @ b[2]) < -0.7
