@@ -45,20 +45,25 @@ def read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig,
     """
     if corner.ndim != 3 or corner.shape[2] != 3:
         raise ValueError(f"expected a (h, w, 3) corner, got {corner.shape}")
-    first = _read_corner(corner, model, config, lighter=False, rank_at=rank_at, px_scale=px_scale)
+    first = _read_corner(corner, model, config, cut="otsu", rank_at=rank_at, px_scale=px_scale)
     if first.probs is not None and float(first.probs.max()) >= 0.8 or first.joker_text:
         return first
     # Thin stroked indices, blurred, stay paler than Otsu's cut when big dark pips share the
     # corner: read again with a cut nearer the paper white and keep the surer reading.
-    second = _read_corner(corner, model, config, lighter=True, rank_at=rank_at, px_scale=px_scale)
-    if second.probs is None:
+    second = _read_corner(corner, model, config, cut="light", rank_at=rank_at, px_scale=px_scale)
+    reads = [r for r in (first, second) if r.probs is not None]
+    if not reads and first.ink:
+        # Ink but no rank over suit: blur can run a small index's rank and suit into one blob,
+        # which a cut nearer the ink's own darkness parts.
+        third = _read_corner(corner, model, config, cut="dark", rank_at=rank_at, px_scale=px_scale)
+        if third.probs is not None or third.joker_text:
+            return third
+    if not reads:
         return first
-    if first.probs is None or float(second.probs.max()) > float(first.probs.max()):
-        return second
-    return first
+    return max(reads, key=lambda r: float(r.probs.max()))  # type: ignore[union-attr]
 
 
-def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, lighter: bool,
+def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cut: str,
                  rank_at: tuple[float, float] | None = None, px_scale: float = 1.0) -> CornerRead:
     b, g, r = cv2.split(corner)
     grey = cv2.min(cv2.min(b, g), r)
@@ -70,7 +75,12 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, li
     if hi - lo < 40:
         return _EMPTY
     thr, _ = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    thr = hi - 0.2 * (hi - lo) if lighter else min(thr, hi - 0.35 * (hi - lo))
+    if cut == "light":
+        thr = hi - 0.2 * (hi - lo)
+    elif cut == "dark":
+        thr = lo + 0.4 * (hi - lo)
+    else:
+        thr = min(thr, hi - 0.35 * (hi - lo))
     ink = (grey < thr).astype(np.uint8)
     h, w = ink.shape
     # Long straight lines are never part of an index: the card's own edge (a sliver of background
