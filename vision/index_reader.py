@@ -178,7 +178,8 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cu
     if small_suit:
         core = p[2, list(SUIT_CLASSES)]
         ps = ps * (core / (core.sum() + 1e-9) + 0.05)
-    ps = ps * np.where(np.array(RED) == is_red, 1.0, 0.03) * suit_shape_prior(suit_mask)
+    sharp = sh * px_scale >= config.suit_bays_px
+    ps = ps * np.where(np.array(RED) == is_red, 1.0, 0.03) * suit_shape_prior(suit_mask, sharp=sharp)
     ps /= ps.sum() + 1e-12
     ps = _blur_suit(ps, sh * px_scale, config)
     return CornerRead(np.outer(pr, ps), ink=True, score=rank_mass)
@@ -239,9 +240,15 @@ def bays(mask: np.ndarray) -> tuple[int, int]:
     return upper, notch
 
 
-def suit_shape_prior(mask: np.ndarray) -> np.ndarray:
-    """A weight per suit (S, H, D, C) from the outline's bays (see ``bays``)."""
+def suit_shape_prior(mask: np.ndarray, *, sharp: bool = True) -> np.ndarray:
+    """A weight per suit (S, H, D, C) from the outline's bays (see ``bays``).
+
+    A bay seen is strong evidence at any size.  A bay not seen is evidence only for a ``sharp``
+    glyph: blur fills a small club's or heart's notches, and a blob without them is no spade or
+    diamond for that.
+    """
     upper, notch = bays(mask)
-    black = np.array([0.01, 1.0, 1.0, 1.0]) if upper >= 1 else np.array([1.0, 1.0, 1.0, 0.01])
-    red = np.array([1.0, 1.0, 0.01, 1.0]) if notch >= 1 else np.array([1.0, 0.01, 1.0, 1.0])
+    absent = 0.01 if sharp else 1.0
+    black = np.array([0.01, 1.0, 1.0, 1.0]) if upper >= 1 else np.array([1.0, 1.0, 1.0, absent])
+    red = np.array([1.0, 1.0, 0.01, 1.0]) if notch >= 1 else np.array([1.0, absent, 1.0, 1.0])
     return black * red
