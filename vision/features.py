@@ -19,24 +19,25 @@ def glyph_features(mask: np.ndarray) -> np.ndarray:
     """
     if mask.ndim != 2:
         raise ValueError(f"expected a 2-D mask, got shape {mask.shape}")
-    ys, xs = np.nonzero(mask)
-    if len(ys) == 0:
+    binary = mask if mask.dtype == np.uint8 else (mask > 0).astype(np.uint8)
+    x, y, w, h = cv2.boundingRect(binary)  # of the non-zero pixels; OpenCV is many times faster than np.nonzero
+    if w == 0 or h == 0:
         return np.zeros(N_FEATURES, np.float32)
-    m = (mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1] > 0).astype(np.uint8) * 255
-    h, w = m.shape
+    m = (binary[y : y + h, x : x + w] > 0).astype(np.uint8) * 255
     side = max(h, w) + 2
     sq = np.zeros((side, side), np.uint8)
     y0, x0 = (side - h) // 2, (side - w) // 2
     sq[y0 : y0 + h, x0 : x0 + w] = m
     small = cv2.resize(sq, (SIDE, SIDE), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
-    fill = float((m > 0).mean())
+    inked = cv2.countNonZero(m)
+    fill = inked / m.size
     aspect = w / h
     rows = cv2.resize(m, (1, PROFILE), interpolation=cv2.INTER_AREA).ravel().astype(np.float32) / 255.0
     cols = cv2.resize(m, (PROFILE, 1), interpolation=cv2.INTER_AREA).ravel().astype(np.float32) / 255.0
     contours, hierarchy = cv2.findContours(m, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     pts = np.concatenate(contours) if contours else np.zeros((1, 1, 2), np.int32)
     hull_area = cv2.contourArea(cv2.convexHull(pts)) if len(pts) >= 3 else 0.0
-    solidity = float((m > 0).sum()) / hull_area if hull_area > 0 else 1.0
+    solidity = inked / hull_area if hull_area > 0 else 1.0
     holes = 0 if hierarchy is None else int((hierarchy[0][:, 3] >= 0).sum())
     return np.concatenate(
         [small.ravel(), rows, cols, [aspect, np.log(aspect), fill, min(solidity, 1.5), min(holes, 3)]]
