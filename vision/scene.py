@@ -249,14 +249,17 @@ def _near_corner(edges: np.ndarray, u: np.ndarray, t: np.ndarray, right: np.ndar
     steps = np.arange(3.0, reach + 2.0, 1.0)  # from clear of the glyph's own (dilated) outline
     h, w = edges.shape
 
+    offsets = np.array([-1.0, 0.0, 1.0])
+
     def hit(start: np.ndarray, direction: np.ndarray, across: np.ndarray, spread: float) -> bool:
-        for off in (-spread, 0.0, spread):
-            p = start + off * across + steps[:, None] * direction
-            xs, ys = np.rint(p[:, 0]).astype(int), np.rint(p[:, 1]).astype(int)
-            inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
-            if not inside.all() or edges[ys, xs].any():
-                return True  # running off the region's box is leaving the card
-        return False
+        # Three parallel rays (3, steps, 2); any of them meeting an edge, or leaving the region's
+        # box (leaving the card), will do.
+        p = start + (spread * offsets)[:, None, None] * across + steps[None, :, None] * direction
+        xs, ys = np.rint(p[..., 0]).astype(int), np.rint(p[..., 1]).astype(int)
+        inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+        met = np.zeros(inside.shape, bool)
+        met[inside] = edges[ys[inside], xs[inside]] > 0
+        return bool((met | ~inside).any())
 
     u0, u1, t0, t1 = u.min(), u.max(), t.min(), t.max()
     top = ((u0 + u1) / 2) * right + t0 * down
