@@ -85,9 +85,11 @@ def portrait_order(quad: np.ndarray) -> np.ndarray:
     return q
 
 
-def card_contours(image: np.ndarray, config: RecognizerConfig) -> list[np.ndarray]:
-    """Outer contours of the white regions big enough to be (groups of) cards, largest first."""
-    mask = card_mask(image)
+def card_contours(image: np.ndarray, config: RecognizerConfig, mask: np.ndarray | None = None) -> list[np.ndarray]:
+    """Outer contours of the white regions big enough to be (groups of) cards, largest first
+    (``mask``: the image's ``card_mask`` when already made)."""
+    if mask is None:
+        mask = card_mask(image)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     area = image.shape[0] * image.shape[1]
     big = [c for c in contours if cv2.contourArea(c) >= config.min_card_area * area]

@@ -11,7 +11,7 @@ class RecognizerConfig:
 
     card_width: int = 180  # canonical card, portrait (63 x 88 mm)
     card_height: int = 252
-    max_side: int = 900  # images are reduced to this longest side to find cards (corners are scaled back)
+    max_side: int = 1600  # larger images are reduced to this longest side to find cards (corners are scaled back)
     min_card_area: float = 0.01  # fraction of the image area
     corner_w: float = 0.30  # index corner crop, fractions of the canonical card
     corner_h: float = 0.38

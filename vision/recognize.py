@@ -7,7 +7,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from .cards import card_contours, portrait_order, quad_of
+from .cards import card_contours, card_mask, portrait_order, quad_of
 from .config import DEFAULT_CONFIG, RecognizerConfig
 from .image_input import to_bgr8
 from .model import load_model
@@ -28,7 +28,8 @@ def recognize(image: np.ndarray, config: RecognizerConfig = DEFAULT_CONFIG) -> l
         small = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     else:
         small = img
-    contours = card_contours(small, config)
+    mask = card_mask(small)
+    contours = card_contours(small, config, mask)
     if not contours:
         return []
     area = small.shape[0] * small.shape[1]
@@ -41,4 +42,4 @@ def recognize(image: np.ndarray, config: RecognizerConfig = DEFAULT_CONFIG) -> l
         return [card] if card is not None else []
     from .scene import find_cards
 
-    return find_cards(img, config)
+    return find_cards(img, config, mask if small is img else None)

@@ -30,12 +30,14 @@ from .read import card_from_corner, read_card, read_corner_at
 ASPECT = 88 / 63
 
 
-def find_cards(image: np.ndarray, config: RecognizerConfig) -> list[dict[str, Any]]:
-    """Cards found in a table scene (H, W, 3) uint8 BGR: code, confidence, corners (TL, TR, BR, BL as printed)."""
+def find_cards(image: np.ndarray, config: RecognizerConfig, mask: np.ndarray | None = None) -> list[dict[str, Any]]:
+    """Cards found in a table scene (H, W, 3) uint8 BGR: code, confidence, corners (TL, TR, BR, BL as
+    printed).  ``mask`` is the image's ``card_mask`` when already made."""
     if image.ndim != 3 or image.shape[2] != 3:
         raise ValueError(f"expected a (H, W, 3) BGR image, got {image.shape}")
     model = load_model()
-    mask = card_mask(image)
+    if mask is None:
+        mask = card_mask(image)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     h_img = image.shape[0]
     min_area = (0.1 * h_img) ** 2 * 0.35
