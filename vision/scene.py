@@ -327,19 +327,20 @@ def _merge(cards: list[dict[str, Any]], card_h: float) -> list[dict[str, Any]]:
 
     Reads of one card: the same code with centres within a third of a card (two index corners laid
     out with the scene's card size), or, naming different codes, laid out from opposite corners with
-    centres within a fifth of a card.  The cards of a hand lie nearly one over the other too, but
-    turned the same way: a read turned like a read already taken for a card, naming another code,
-    is another card.
+    centres within a fifth of a card.  But a card has one top-left corner: a read turned the same way
+    as one already taken for a card, from another place or naming another code, is another card
+    (the cards of a hand lie nearly one over the other, turned alike).
     """
     cards = sorted(cards, key=lambda c: c["confidence"], reverse=True)
-    groups: list[list[tuple[str, np.ndarray, np.ndarray]]] = []
+    groups: list[list[tuple[str, np.ndarray, np.ndarray, np.ndarray]]] = []
     kept: list[dict[str, Any]] = []
     for c in cards:
         q = np.asarray(c["corners"], np.float64)
-        me = (c["code"], q.mean(axis=0), _unit(q[3] - q[0]))
+        me = (c["code"], q.mean(axis=0), _unit(q[3] - q[0]), q[0])
         for group in groups:
-            if any(m[0] != me[0] and float(m[2] @ me[2]) > 0.7 and math.dist(m[1], me[1]) <= 0.2 * card_h for m in group):
-                continue  # another card of the same hand
+            if any(float(m[2] @ me[2]) > 0.7 and (m[0] != me[0] or math.dist(m[3], me[3]) > 0.15 * card_h)
+                   for m in group):
+                continue  # the group's card already has its corner turned this way elsewhere
             if any(_one_card(m, me, card_h) for m in group):
                 group.append(me)
                 break
@@ -349,7 +350,8 @@ def _merge(cards: list[dict[str, Any]], card_h: float) -> list[dict[str, Any]]:
     return kept
 
 
-def _one_card(a: tuple[str, np.ndarray, np.ndarray], b: tuple[str, np.ndarray, np.ndarray], card_h: float) -> bool:
+def _one_card(a: tuple[str, np.ndarray, np.ndarray, np.ndarray], b: tuple[str, np.ndarray, np.ndarray, np.ndarray],
+              card_h: float) -> bool:
     gap = math.dist(a[1], b[1])
     if a[0] == b[0]:
         return gap <= 0.35 * card_h
