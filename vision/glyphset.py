@@ -15,8 +15,13 @@ from .model import CLASSES, JUNK
 JUNK_LETTERS = "BEGLMNOPRUVWXYZbdeopqrs%&#@?"
 
 
-def augment(mask64: np.ndarray, rng: np.random.Generator, height: int) -> np.ndarray:
-    """Distort a clean glyph mask and bring it to ``height`` px, binarised as the reader does."""
+def augment(mask64: np.ndarray, rng: np.random.Generator, height: int, source: int | None = None) -> np.ndarray:
+    """Distort a clean glyph mask and bring it to ``height`` px, binarised as the reader does.
+
+    With ``source``, the glyph is first drawn only ``source`` px tall, blurred and noised there, and
+    enlarged to ``height``: a glyph photographed a few pixels tall and enlarged by the rectification
+    (a table scene's index) is such a smooth blob of its blurred pixels.
+    """
     m = mask64
     pad = 12
     m = np.pad(m, pad)
@@ -37,13 +42,18 @@ def augment(mask64: np.ndarray, rng: np.random.Generator, height: int) -> np.nda
     if len(ys) == 0:
         return mask64
     m = m[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
-    scale = height / m.shape[0]
-    small = cv2.resize(m, (max(1, int(round(m.shape[1] * scale))), height), interpolation=cv2.INTER_AREA)
+    drawn = source or height
+    scale = drawn / m.shape[0]
+    small = cv2.resize(m, (max(1, int(round(m.shape[1] * scale))), drawn), interpolation=cv2.INTER_AREA)
     img = 255.0 - np.pad(small, 3).astype(np.float32) * rng.uniform(0.6, 1.0)
     sigma = rng.uniform(0, 1.0)
     if sigma > 0.2:
         img = cv2.GaussianBlur(img, (0, 0), sigma)
     img += rng.normal(0, rng.uniform(0, 12), img.shape)
+    if drawn != height:
+        up = height / drawn
+        img = cv2.resize(img, (max(1, int(round(img.shape[1] * up))), int(round(img.shape[0] * up))),
+                         interpolation=cv2.INTER_CUBIC)
     img = np.clip(img, 0, 255).astype(np.uint8)
     _, out = cv2.threshold(img, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(out, connectivity=8)
@@ -100,7 +110,8 @@ def hershey_mask(text: str, rng: np.random.Generator) -> np.ndarray:
 
 
 def glyph_dataset(per_class: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Features (N, F) and labels (N,) with ``per_class`` samples of every class (twice for junk)."""
+    """Features (N, F) and labels (N,): ``per_class`` glyphs of every class (twice for junk), about a
+    third of them also drawn small and enlarged."""
     rng = np.random.default_rng(seed)
     fonts = font_files()
     suit_fonts = suit_font_files()
@@ -112,4 +123,9 @@ def glyph_dataset(per_class: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
             height = int(round(math.exp(rng.uniform(math.log(8), math.log(44)))))
             xs.append(glyph_features(augment(mask, rng, height)))
             ys.append(ci)
+            if height >= 12 and rng.random() < 0.5:
+                # The same glyph as a table scene's small index shows it (see ``augment``).
+                source = int(rng.integers(5, min(13, height)))
+                xs.append(glyph_features(augment(mask, rng, height, source)))
+                ys.append(ci)
     return np.stack(xs), np.array(ys, np.int64)
