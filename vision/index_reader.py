@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 from .config import RecognizerConfig
-from .features import glyph_features
+from .features import SIDE, glyph_features
 from .model import CLASSES, RANK_CLASSES, RANK_OF, SUIT_CLASSES, Mlp
 
 RANKS = "A23456789TJQK"
@@ -167,6 +167,9 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cu
         suit_turned = float(turned[:, list(SUIT_CLASSES)].sum(axis=1).max())
         if best_turned > rank_mass + 0.15 or suit_turned > rank_mass:
             rank_mass = 0.0
+        # Two pips of the art one above the other are one symbol twice; a rank and its suit never are.
+        if _same_shape(rank_mask, suit_mask) > config.index_same_shape:
+            rank_mass = 0.0
     pr /= pr.sum() + p[0, list(SUIT_CLASSES)].sum() + 1e-9
     ps /= ps.sum() + p[1, list(RANK_CLASSES)].sum() + 1e-9
     # Colour: red ink (hearts, diamonds) against black (spades, clubs); a strong cue that does not
@@ -183,6 +186,13 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cu
     ps /= ps.sum() + 1e-12
     ps = _blur_suit(ps, sh * px_scale, config)
     return CornerRead(np.outer(pr, ps), ink=True, score=rank_mass)
+
+
+def _same_shape(a: np.ndarray, b: np.ndarray) -> float:
+    """Correlation (-1 to 1) of two glyph masks brought to one size, each squared up on its ink."""
+    fa, fb = glyph_features(a)[: SIDE * SIDE], glyph_features(b)[: SIDE * SIDE]
+    fa, fb = fa - fa.mean(), fb - fb.mean()
+    return float(fa @ fb / (np.linalg.norm(fa) * np.linalg.norm(fb) + 1e-9))
 
 
 def _blur_suit(ps: np.ndarray, height_px: float, config: RecognizerConfig) -> np.ndarray:

@@ -100,3 +100,16 @@ def test_a_card_joined_to_a_light_table_marking_is_still_read():
         cv2.line(img, (0, y), (int(quad[:, 0].min()) + 3, y), (170, 200, 215), 6)
         same += sorted(c["code"] for c in recognize(img) if c["code"] != "unknown") == before
     assert same >= 5
+
+
+def test_two_pips_are_one_shape_twice_and_a_rank_over_its_suit_is_not():
+    from vision.glyphs import drawn_suit, font_files, text_mask
+    from vision.index_reader import _same_shape
+
+    rng = np.random.default_rng(0)
+    spade = drawn_suit("S", 64, rng)
+    other_spade = cv2.resize(spade, (spade.shape[1] * 3 // 4, spade.shape[0] * 3 // 4))  # smaller, same shape
+    assert _same_shape(spade, other_spade) > DEFAULT_CONFIG.index_same_shape
+    font = font_files()[0]
+    for rank in ("A", "4", "7", "10", "Q"):
+        assert _same_shape(text_mask(rank, font, 64), spade) < DEFAULT_CONFIG.index_same_shape
