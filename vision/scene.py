@@ -93,7 +93,7 @@ def _index_cards(image: np.ndarray, contour: np.ndarray, card_h: float, model: M
     hypotheses that read an index at one place, the surest is kept."""
     reads = []
     for hyp in _index_hypotheses(image, contour, card_h, model, config):
-        if any(r[0] >= 0.85 and math.dist(hyp.anchor, r[1].anchor) <= 1.2 * max(hyp.rank_h, r[1].rank_h) for r in reads):
+        if any(r[0] >= 0.85 and math.dist(hyp.anchor, r[1].anchor) <= config.index_spacing * max(hyp.rank_h, r[1].rank_h) for r in reads):
             continue  # an index already read surely here: another hypothesis of it would lose
         read = read_corner_at(image, hyp.quad, model, config, hyp.rank_at)
         if read.joker_text:
@@ -106,7 +106,7 @@ def _index_cards(image: np.ndarray, contour: np.ndarray, card_h: float, model: M
     reads.sort(key=lambda r: r[0], reverse=True)
     kept: list[tuple[float, IndexHypothesis, Any]] = []
     for r in reads:
-        if any(math.dist(r[1].anchor, k[1].anchor) <= 1.2 * max(r[1].rank_h, k[1].rank_h) for k in kept):
+        if any(math.dist(r[1].anchor, k[1].anchor) <= config.index_spacing * max(r[1].rank_h, k[1].rank_h) for k in kept):
             continue
         if any(k[2].joker_text and _in_corner(r[1].anchor, k[1].quad, config) for k in kept):
             continue  # another letter of the word
@@ -207,14 +207,14 @@ def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float, mod
         right = np.array([down[1], -down[0]])
         u, t = pts @ right, pts @ down
         rank_h = float(t.max() - t.min() + 1)
-        if not _near_corner(edges, u, t, right, down, rank_h):
-            continue
         m = max(2.0, 0.35 * rank_h)
         origin = (u.min() - m) * right + (t.min() - m) * down + [x0, y0]
         if out:
             near = np.hypot(*(origins[: len(out)] - origin).T) < 0.25 * rank_h
             if np.any(near & (downs[: len(out)] @ down > 0.94)):
                 continue  # the same hypothesis again (another suit glyph, the other digit of a 10)
+        if not _near_corner(edges, u, t, right, down, rank_h):
+            continue
         hh = max(card_h, 9.0 * rank_h)
         ww = hh / ASPECT
         quad = np.array([origin, origin + ww * right, origin + ww * right + hh * down, origin + hh * down], np.float32)
