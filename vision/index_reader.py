@@ -100,7 +100,9 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cu
     keep[0] = False
     comps = [(int(ys[i]), int(xs[i]), int(cws[i]), int(chs[i]), int(i)) for i in np.nonzero(keep)[0]]
     if not comps:
-        return CornerRead(None, ink=False)
+        # No glyph.  A corner that is blank paper says "no index" (a Joker without one); specks all
+        # over it (noise, texture, not a card at all) say nothing.
+        return CornerRead(None, ink=bool(ink.mean() > 0.05))
     comps.sort()
     # The index sits near the corner: start from the component nearest the top-left.
     comps.sort(key=lambda c: c[0] + 0.5 * c[1])

@@ -85,3 +85,13 @@ def test_the_cli_prints_one_json_line_per_image_and_an_error_for_a_bad_file(tmp_
     only_bad = subprocess.run([sys.executable, "-m", "vision", "recognize", "--json", str(bad)],
                               capture_output=True, text=True, check=False)  # fmt: skip
     assert only_bad.returncode == 1
+
+
+def test_noise_or_a_page_of_text_is_not_a_card():
+    rng = np.random.default_rng(0)
+    noise = rng.integers(0, 256, (720, 1280, 3), dtype=np.uint8)
+    felt_text = np.full((720, 1280, 3), (40, 120, 40), np.uint8)
+    for i in range(30):
+        cv2.putText(felt_text, "A7 K9 10 Q3 JOKER", (20, 20 + i * 24), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (250, 250, 250), 2)
+    for image in (noise, felt_text):
+        assert all(c["code"] == "unknown" for c in recognize(image))
