@@ -18,7 +18,7 @@ class RecognizerConfig:
     unknown_below: float = 0.5  # below this confidence the code is "unknown" (with the best guesses)
     joker_no_index_confidence: float = 0.72  # a card whose corners hold no index (many Jokers print none)
     single_corner_factor: float = 0.9  # confidence when only one corner could be read
-    index_prefilter: float = 0.05  # table scenes: below this a rank glyph as photographed is not worth reading
+    index_prefilter: float = 0.1  # table scenes: below this a rank glyph as photographed is not worth reading
     index_spacing: float = 1.5  # table scenes: one index per this many rank heights (its own suit, a 10's digits)
     index_same_shape: float = 0.9  # table scenes: "rank" and "suit" this alike (correlation) are two pips
     index_rank_score: float = 0.5  # table scenes: a hypothesis's rank glyph must look this much like a rank
