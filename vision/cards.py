@@ -85,12 +85,10 @@ def portrait_order(quad: np.ndarray) -> np.ndarray:
     return q
 
 
-def card_contours(image: np.ndarray, config: RecognizerConfig, mask: np.ndarray | None = None) -> list[np.ndarray]:
-    """Outer contours of the white regions big enough to be (groups of) cards, largest first
-    (``mask``: the image's ``card_mask`` when already made)."""
-    if mask is None:
-        mask = card_mask(image)
+def card_contours(mask: np.ndarray, config: RecognizerConfig) -> list[np.ndarray]:
+    """Outer contours of the white regions of a ``card_mask`` big enough to be (groups of) cards,
+    largest first."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    area = image.shape[0] * image.shape[1]
+    area = mask.shape[0] * mask.shape[1]
     big = [c for c in contours if cv2.contourArea(c) >= config.min_card_area * area]
     return sorted(big, key=cv2.contourArea, reverse=True)

@@ -148,9 +148,10 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cu
     if small_suit:
         g = grey[sy : sy + sh, sx : sx + sw]
         inked = g[suit_mask > 0]
-        cut = np.partition(inked, int(config.suit_core_fraction * (inked.size - 1)))[int(config.suit_core_fraction * (inked.size - 1))]
-        masks.append(((g <= cut) & (suit_mask > 0)).astype(np.uint8) * 255)
-    p = model.probabilities(np.stack([glyph_features(m) for m in masks]))
+        k = int(config.suit_core_fraction * (inked.size - 1))
+        masks.append(((g <= np.partition(inked, k)[k]) & (suit_mask > 0)).astype(np.uint8) * 255)
+    feats = np.stack([glyph_features(m) for m in masks])
+    p = model.probabilities(feats)
     # The rank glyph's probability is shared among the ranks and junk, the suit glyph's among the
     # suits and junk; a rank glyph that looks like a suit (a pip of the art, a hypothesis turned the
     # wrong way round) keeps that mass against it, and so does a suit glyph that looks like a rank.
@@ -170,7 +171,7 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cu
         if best_turned > rank_mass + 0.15 or suit_turned > rank_mass:
             rank_mass = 0.0
         # Two pips of the art one above the other are one symbol twice; a rank and its suit never are.
-        if _same_shape(rank_mask, suit_mask) > config.index_same_shape:
+        if _same_shape(feats[0], feats[1]) > config.index_same_shape:
             rank_mass = 0.0
     pr /= pr.sum() + p[0, list(SUIT_CLASSES)].sum() + 1e-9
     ps /= ps.sum() + p[1, list(RANK_CLASSES)].sum() + 1e-9
@@ -191,8 +192,9 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cu
 
 
 def _same_shape(a: np.ndarray, b: np.ndarray) -> float:
-    """Correlation (-1 to 1) of two glyph masks brought to one size, each squared up on its ink."""
-    fa, fb = glyph_features(a)[: SIDE * SIDE], glyph_features(b)[: SIDE * SIDE]
+    """Correlation (-1 to 1) of two glyphs' ``glyph_features`` images (each squared up on its ink and
+    brought to one size)."""
+    fa, fb = a[: SIDE * SIDE], b[: SIDE * SIDE]
     fa, fb = fa - fa.mean(), fb - fb.mean()
     return float(fa @ fb / (np.linalg.norm(fa) * np.linalg.norm(fb) + 1e-9))
 

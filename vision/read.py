@@ -41,20 +41,14 @@ def card_from_corner(read: CornerRead, quad: np.ndarray, config: RecognizerConfi
     return _card(code, confidence, guesses, quad, config)
 
 
-def read_card(image: np.ndarray, quad: np.ndarray, model: Mlp, config: RecognizerConfig,
-              *, both_corners: bool = True) -> dict[str, Any] | None:
-    """Read the card whose corners are ``quad`` (clockwise, portrait order guessed).
-
-    Returns the contract's fields: code, confidence, corners (TL, TR, BR, BL as printed), and
-    ``guesses`` when the code is "unknown".  With ``both_corners=False`` (a hypothesis "this is the
-    card's top-left corner" in a table scene) a corner with no index gives None: no card there.
-    """
+def read_card(image: np.ndarray, quad: np.ndarray, model: Mlp, config: RecognizerConfig) -> dict[str, Any]:
+    """Read the card whose corners are ``quad`` (clockwise, portrait order guessed) from both its
+    index corners.  Returns the contract's fields: code, confidence, corners (TL, TR, BR, BL as
+    printed), and ``guesses`` when the code is "unknown"."""
     # Only the two index corners are rectified: the card turned half round has the other one top left.
     top = read_corner_at(image, quad, model, config)
-    bottom = read_corner_at(image, np.roll(quad, -2, axis=0), model, config) if both_corners else CornerRead(None)
-    if not both_corners and top.probs is None and not top.joker_text:
-        return None
-    code, confidence, guesses, flipped = _combine(top, bottom, config, both_corners)
+    bottom = read_corner_at(image, np.roll(quad, -2, axis=0), model, config)
+    code, confidence, guesses, flipped = _combine(top, bottom, config, True)
     return _card(code, confidence, guesses, np.roll(quad, -2, axis=0) if flipped else quad, config)
 
 

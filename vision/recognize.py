@@ -29,7 +29,7 @@ def recognize(image: np.ndarray, config: RecognizerConfig = DEFAULT_CONFIG) -> l
     else:
         small = img
     mask = card_mask(small)
-    contours = card_contours(small, config, mask)
+    contours = card_contours(mask, config)
     if not contours:
         return []
     area = small.shape[0] * small.shape[1]
@@ -38,8 +38,7 @@ def recognize(image: np.ndarray, config: RecognizerConfig = DEFAULT_CONFIG) -> l
     # a few per cent of the picture).
     if cv2.contourArea(contours[0]) >= 0.12 * area:
         quad = portrait_order(quad_of(contours[0]) / scale)
-        card = read_card(img, quad, model, config)
-        return [card] if card is not None else []
+        return [read_card(img, quad, model, config)]
     from .scene import find_cards
 
     return find_cards(img, config, mask if small is img else None)

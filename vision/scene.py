@@ -45,17 +45,19 @@ def find_cards(image: np.ndarray, config: RecognizerConfig, mask: np.ndarray | N
     card_h = _card_height(regions, h_img)
     found: list[dict[str, Any]] = []
     for contour in _trimmed(regions, card_h):
-        single = None
+        single = None  # the region read whole, when that names a card
         if _maybe_single(contour):
             # One card, or two lying nearly one over the other: read it whole first, and only when
             # that gives no sure card look for the cards of a hand.
-            single = read_card(image, portrait_order(quad_of(contour)), model, config)
-            if single is not None and single["code"] != "unknown" and single["confidence"] >= 0.9:
-                found.append(single)
-                continue
+            whole = read_card(image, portrait_order(quad_of(contour)), model, config)
+            if whole["code"] != "unknown":
+                if whole["confidence"] >= 0.9:
+                    found.append(whole)
+                    continue
+                single = whole
         by_index = _index_cards(image, contour, card_h, model, config)
         found.extend(by_index)
-        if single is not None and single["code"] != "unknown" and len(by_index) <= 1:
+        if single is not None and len(by_index) <= 1:
             # Not sure, but no hand either: the whole card's two corners are still the best evidence.
             found.append(single)
     return _merge(found, card_h)
@@ -198,6 +200,8 @@ def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float, mod
                 continue
             t = pts @ down
             candidates.append((pts[t <= t.min() + 0.55 * (t.max() - t.min())], down))
+    if not candidates:
+        return []
     edges = cv2.dilate(cv2.Canny(cv2.GaussianBlur(grey, (3, 3), 0), 15, 40), np.ones((3, 3), np.uint8))
     out: list[IndexHypothesis] = []
     upright: list[np.ndarray] = []
@@ -222,7 +226,7 @@ def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float, mod
         rank_at = ((m + (u.max() - u.min()) / 2) / ww, (m + rank_h / 2) / hh)
         origins[len(out)], downs[len(out)] = origin, down
         out.append(IndexHypothesis(quad, anchor, rank_h, rank_at))
-        upright.append(_upright_glyph(pts, right, down))
+        upright.append(_upright_glyph(u, t))
     if not out:
         return out
     # A first look at the rank glyphs as they stand in the photograph (one batch): what is plainly
@@ -233,9 +237,8 @@ def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float, mod
     return [out[i] for i in order if rank_mass[i] >= config.index_prefilter]
 
 
-def _upright_glyph(pts: np.ndarray, right: np.ndarray, down: np.ndarray) -> np.ndarray:
-    """A glyph's pixels (N, 2) drawn upright in the card's frame as a small binary mask."""
-    u, t = pts @ right, pts @ down
+def _upright_glyph(u: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """A glyph's pixels, at (u, t) across and down the card, drawn upright as a small binary mask."""
     cols = np.rint(u - u.min()).astype(int) + 1
     rows = np.rint(t - t.min()).astype(int) + 1
     m = np.zeros((rows.max() + 2, cols.max() + 2), np.uint8)
