@@ -1,4 +1,5 @@
-"""Shared fixtures: personas (one user per role, and an outsider) and the demo casino.
+"""Shared fixtures: personas (one user per role, and an outsider), the demo casino, and a headless
+browser (Playwright driving the system Chromium) for the tests marked ``browser``.
 
 The games with their published rule sets and pay tables, and the role groups, are in every test
 database already: migration 0004 seeds the games and the post_migrate hook creates the groups.
@@ -6,6 +7,9 @@ database already: migration 0004 seeds the games and the post_migrate hook creat
 
 from __future__ import annotations
 
+import os
+import shutil
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -99,3 +103,21 @@ def demo_casino(db: None) -> DemoCasino:
     pit = Pit.objects.get(casino=casino, name=PIT)
     tables = {t.game.slug: t for t in Table.objects.filter(pit=pit).select_related("game", "rule_set", "pay_table")}
     return DemoCasino(casino=casino, pit=pit, tables=tables)
+
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]  # fmt: skip
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    """A headless Chromium; the test is skipped where the system has none."""
+    if not shutil.which(CHROMIUM):
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    playwright = pytest.importorskip("playwright.sync_api")
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright runs an event loop in this thread
+    with playwright.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()

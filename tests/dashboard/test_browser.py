@@ -3,10 +3,7 @@ dashboard without a reload, and the pit boss approves it from the alert."""
 
 from __future__ import annotations
 
-import os
-import shutil
 import time
-from typing import Any
 
 import pytest
 
@@ -15,21 +12,7 @@ from tests.dashboard.conftest import make_mismatch
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
 
-
-@pytest.fixture
-def browser() -> Any:
-    if not shutil.which(CHROMIUM):
-        pytest.skip(f"no Chromium at {CHROMIUM}")
-    playwright = pytest.importorskip("playwright.sync_api")
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright runs an event loop in this thread
-    with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()
 
 
 def test_a_new_mismatch_shows_up_live_and_the_pit_boss_approves_it(browser, live_server, pit_boss, dealer,

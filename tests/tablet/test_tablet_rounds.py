@@ -7,8 +7,6 @@ confirmation — while ``vision`` itself is tested in tests/vision.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +17,6 @@ from tests.factories import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]  # fmt: skip
 CODES = [r + s for r in "A23456789TJQK" for s in "SHDC"] + ["JK"]
 
 
@@ -41,18 +36,6 @@ def fake_recognise(image: Any) -> list[dict[str, Any]]:
     b, g, _ = (int(v) for v in image[0, 0])
     return [{"code": CODES[b], "confidence": g / 100, "corners": [[0, 0], [89, 0], [89, 119], [0, 119]]}]
 
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    if not os.path.exists(CHROMIUM):
-        pytest.skip("no system Chromium (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def sign_in(browser: Any, live_server: Any, user: Any) -> Any:

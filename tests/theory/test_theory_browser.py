@@ -3,10 +3,6 @@ progress and then its figures without a reload (static/admin/theory.js)."""
 
 from __future__ import annotations
 
-import os
-import shutil
-from typing import Any
-
 import pytest
 
 from tables.admin_theory import pct
@@ -15,21 +11,7 @@ from tables.tasks_theory import compute_theory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
 
-
-@pytest.fixture
-def browser() -> Any:
-    if not shutil.which(CHROMIUM):
-        pytest.skip(f"no Chromium at {CHROMIUM}")
-    playwright = pytest.importorskip("playwright.sync_api")
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright runs an event loop in this thread
-    with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()
 
 
 def test_the_pay_table_page_shows_progress_then_the_figures_without_a_reload(browser, live_server, demo_casino,
