@@ -29,6 +29,8 @@ class CornerRead:
     joker_text: bool = False
     ink: bool = False  # whether the corner had any ink at all
     score: float = 0.0  # how much the rank glyph looks like a rank (not like a suit, a pip, junk)
+    suit_px: float = 0.0  # the suit glyph's height in the photograph (pixels)
+    suit_at: tuple[float, float] = (0.0, 0.0)  # the suit glyph's centre in the corner crop (x, y)
 
 
 _EMPTY = CornerRead(None)
@@ -188,7 +190,8 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cu
     ps = ps * np.where(np.array(RED) == is_red, 1.0, 0.03) * suit_shape_prior(suit_mask, sharp=sharp)
     ps /= ps.sum() + 1e-12
     ps = _blur_suit(ps, sh * px_scale, config)
-    return CornerRead(np.outer(pr, ps), ink=True, score=rank_mass)
+    return CornerRead(np.outer(pr, ps), ink=True, score=rank_mass, suit_px=sh * px_scale,
+                      suit_at=(sx + sw / 2, sy + sh / 2))
 
 
 def _same_shape(a: np.ndarray, b: np.ndarray) -> float:

@@ -10,21 +10,29 @@ import numpy as np
 from .config import RecognizerConfig
 from .index_reader import RANKS, SUITS, CornerRead, read_corner
 from .model import Mlp
+from .pips import pip_suit_weights, with_pip_suit
 
 CODES = [r + s for r in RANKS for s in SUITS]
 
 
 def read_corner_at(image: np.ndarray, quad: np.ndarray, model: Mlp, config: RecognizerConfig,
-                   rank_at: tuple[float, float] | None = None) -> CornerRead:
+                   rank_at: tuple[float, float] | None = None, *, pips: bool = False) -> CornerRead:
     """Read the index in the top-left corner of the card ``quad`` (TL, TR, BR, BL), warping only that
-    corner; ``rank_at`` is where the rank glyph is, as fractions of the card's width and height."""
+    corner; ``rank_at`` is where the rank glyph is, as fractions of the card's width and height.
+    With ``pips``, a suit too small to tell its shape is weighed by the card's first pip as well."""
     w, h = config.card_width, config.card_height
     dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
     m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
     size = (int(config.corner_w * w), int(config.corner_h * h))
     corner = cv2.warpPerspective(image, m, size, flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
     at = None if rank_at is None else (rank_at[0] * w, rank_at[1] * h)
-    return read_corner(corner, model, config, at, _px_scale(quad, config))
+    scale = _px_scale(quad, config)
+    read = read_corner(corner, model, config, at, scale)
+    if pips and read.probs is not None and read.suit_px < config.suit_bays_px:
+        weights = pip_suit_weights(image, quad, model, config, read, scale)
+        if weights is not None:
+            return with_pip_suit(read, weights)
+    return read
 
 
 def _px_scale(quad: np.ndarray, config: RecognizerConfig) -> float:
@@ -41,15 +49,24 @@ def card_from_corner(read: CornerRead, quad: np.ndarray, config: RecognizerConfi
     return _card(code, confidence, guesses, quad, config)
 
 
-def read_card(image: np.ndarray, quad: np.ndarray, model: Mlp, config: RecognizerConfig) -> dict[str, Any]:
+def read_card(image: np.ndarray, quad: np.ndarray, model: Mlp, config: RecognizerConfig, *,
+              pips: bool = False) -> dict[str, Any]:
     """Read the card whose corners are ``quad`` (clockwise, portrait order guessed) from both its
     index corners.  Returns the contract's fields: code, confidence, corners (TL, TR, BR, BL as
     printed), and ``guesses`` when the code is "unknown"."""
     # Only the two index corners are rectified: the card turned half round has the other one top left.
-    top = read_corner_at(image, quad, model, config)
-    bottom = read_corner_at(image, np.roll(quad, -2, axis=0), model, config)
+    top = _rank_like(read_corner_at(image, quad, model, config, pips=pips), config)
+    bottom = _rank_like(read_corner_at(image, np.roll(quad, -2, axis=0), model, config, pips=pips), config)
     code, confidence, guesses, flipped = _combine(top, bottom, config, True)
     return _card(code, confidence, guesses, np.roll(quad, -2, axis=0) if flipped else quad, config)
+
+
+def _rank_like(read: CornerRead, config: RecognizerConfig) -> CornerRead:
+    """``read``, or no read when its rank glyph does not look like a rank (art, a smudge, two glyphs
+    run together): the ranks' odds of such a glyph are a guess however they are spread."""
+    if read.probs is not None and read.score < config.index_rank_score:
+        return CornerRead(None, ink=True)
+    return read
 
 
 def _card(code: str, confidence: float, guesses: list[dict[str, Any]], corners: np.ndarray,

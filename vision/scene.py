@@ -49,7 +49,7 @@ def find_cards(image: np.ndarray, config: RecognizerConfig, mask: np.ndarray | N
         if _maybe_single(contour):
             # One card, or two lying nearly one over the other: read it whole first, and only when
             # that gives no sure card look for the cards of a hand.
-            whole = read_card(image, portrait_order(quad_of(contour)), model, config)
+            whole = read_card(image, portrait_order(quad_of(contour)), model, config, pips=True)
             if whole["code"] != "unknown":
                 if whole["confidence"] >= 0.9:
                     found.append(whole)
@@ -97,7 +97,7 @@ def _index_cards(image: np.ndarray, contour: np.ndarray, card_h: float, model: M
     for hyp in _index_hypotheses(image, contour, card_h, model, config):
         if any(r[0] >= 0.85 and math.dist(hyp.anchor, r[1].anchor) <= config.index_spacing * max(hyp.rank_h, r[1].rank_h) for r in reads):
             continue  # an index already read surely here: another hypothesis of it would lose
-        read = read_corner_at(image, hyp.quad, model, config, hyp.rank_at)
+        read = read_corner_at(image, hyp.quad, model, config, hyp.rank_at, pips=True)
         if read.joker_text:
             # "JOKER" down the corner: surer than any rank read off one of its letters.
             reads.append((2.0, hyp, read))

@@ -111,7 +111,9 @@ def render_card(code: str, style: CardStyle, rng: np.random.Generator) -> tuple[
         pip_h = int(CARD_H * (0.22 if n == 1 else 0.1))
         pip = text_mask(SUIT_CHARS[suit], style.suit_font, pip_h) if style.suit_font else drawn_suit(suit, pip_h, rng)
         for px, py in _pip_layout(n):
-            _paste(card, pip, int(px * CARD_W - pip.shape[1] / 2), int(py * CARD_H - pip.shape[0] / 2), colour)
+            # As printed on real decks, the pips of the lower half stand the other way up.
+            glyph = cv2.rotate(pip, cv2.ROTATE_180) if py > 0.5 else pip
+            _paste(card, glyph, int(px * CARD_W - pip.shape[1] / 2), int(py * CARD_H - pip.shape[0] / 2), colour)
     _mirror_corner(card)
     return card, alpha
 

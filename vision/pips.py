@@ -1,0 +1,104 @@
+"""A second witness for a small index's suit: the card's first pip.
+
+A suit printed a few pixels tall in the photograph cannot tell a spade from a club, or a heart from
+a diamond (blur fills a club's lobes and a heart's notch).  The pips of the card's face are printed
+several times larger, and the first of them stands upright just right of and below the index.  When
+the index's suit is small, the largest suit-shaped glyph of the index's colour near the corner is
+read, and its shape decides between the two suits of that colour.  The colour itself stays the
+index's (a strong cue at any size), and so does the rank.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from .config import RecognizerConfig
+from .features import glyph_features
+from .index_reader import CornerRead, suit_shape_prior
+from .model import SUIT_CLASSES, Mlp
+
+# Where the first pip can be, as fractions of the card's width and height (from the top-left corner):
+# right of the index column and in the card's upper part (pips below the middle stand upside down).
+REGION_W, REGION_H = 0.62, 0.45
+
+
+def pip_suit_weights(image: np.ndarray, quad: np.ndarray, model: Mlp, config: RecognizerConfig,
+                     read: CornerRead, px_scale: float) -> np.ndarray | None:
+    """Weights over the suits (S, H, D, C) from the pip nearest the index of the card ``quad`` (TL, TR,
+    BR, BL, the index top left), or None when no pip of the index's colour reads plainly as a suit.
+
+    Only the index colour's two suits are weighed (the other two get 1): the colour is the index's."""
+    if read.probs is None:
+        return None
+    w, h = config.card_width, config.card_height
+    dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+    m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
+    size = (int(REGION_W * w), int(REGION_H * h))
+    crop = cv2.warpPerspective(image, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    grey = crop.min(axis=2)
+    flat = grey.ravel()
+    k_lo, k_hi = int(0.02 * (flat.size - 1)), int(0.90 * (flat.size - 1))
+    part = np.partition(flat, (k_lo, k_hi))
+    lo, hi = float(part[k_lo]), float(part[k_hi])
+    if hi - lo < 40:
+        return None
+    thr, _ = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    ink = (grey < min(thr, hi - 0.35 * (hi - lo))).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    xs, ys, cws, chs, areas = (stats[:, i] for i in range(5))
+    suit_h = read.suit_px / max(px_scale, 1e-6)  # the index's suit, in card pixels
+    big = np.maximum(1.25 * suit_h, config.pip_min_px / max(px_scale, 1e-6))
+    ok = (chs >= big) & (chs <= 0.2 * h) & (cws >= 0.55 * chs) & (cws <= 1.5 * chs)
+    ok &= (areas >= 0.3 * cws * chs) & (areas <= 0.9 * cws * chs)
+    ok &= (xs > 0) & (ys > 0) & (xs + cws < size[0]) & (ys + chs < size[1])
+    ok[0] = False
+    red = float(read.probs[:, [1, 2]].sum()) > float(read.probs[:, [0, 3]].sum())
+    cands = []
+    for i in np.nonzero(ok)[0]:
+        pix = crop[labels == i].astype(np.float32)
+        redness = float(np.mean(pix[:, 2] - np.maximum(pix[:, 0], pix[:, 1])))
+        if (redness > config.red_threshold) == red:
+            cands.append(int(i))
+    if not cands:
+        return None
+    # A line between the index and the pip (another card's edge over this one, a court card's frame)
+    # means the pip is not this card's own.
+    lines = cv2.Canny(cv2.GaussianBlur(grey, (3, 3), 0), 20, 50)
+    lines[cv2.dilate(ink, np.ones((5, 5), np.uint8)) > 0] = 0
+    lines = cv2.dilate(lines, np.ones((3, 3), np.uint8))
+    cands = [i for i in cands if not _crossed(lines, read.suit_at, (xs[i] + cws[i] / 2, ys[i] + chs[i] / 2))]
+    if not cands:
+        return None
+    masks = [(labels[ys[i] : ys[i] + chs[i], xs[i] : xs[i] + cws[i]] == i).astype(np.uint8) * 255 for i in cands]
+    p = model.probabilities(np.stack([glyph_features(mk) for mk in masks]))
+    pair = [1, 2] if red else [0, 3]
+    # The pip nearest the corner is the card's own (further on there may be another card's).
+    for j in sorted(range(len(cands)), key=lambda j: ys[cands[j]] + xs[cands[j]]):
+        suits = p[j, list(SUIT_CLASSES)]
+        if suits.sum() < config.pip_suit_mass:
+            continue
+        sharp = chs[cands[j]] * px_scale >= config.suit_bays_px
+        suits = suits * suit_shape_prior(masks[j], sharp=sharp)
+        weights = np.ones(4)
+        weights[pair] = suits[pair] / (suits[pair].sum() + 1e-12)
+        return weights
+    return None
+
+
+def _crossed(lines: np.ndarray, a: tuple[float, float], b: tuple[float, float]) -> bool:
+    """Whether the segment from ``a`` to ``b`` (x, y) meets a line pixel."""
+    n = int(max(abs(b[0] - a[0]), abs(b[1] - a[1]))) + 1
+    xs = np.rint(np.linspace(a[0], b[0], n)).astype(int).clip(0, lines.shape[1] - 1)
+    ys = np.rint(np.linspace(a[1], b[1], n)).astype(int).clip(0, lines.shape[0] - 1)
+    return bool(lines[ys, xs].any())
+
+
+def with_pip_suit(read: CornerRead, weights: np.ndarray) -> CornerRead:
+    """``read`` with its suit odds weighed by a pip's ``weights`` (its total probability kept)."""
+    assert read.probs is not None
+    probs = read.probs * weights[None, :]
+    probs *= read.probs.sum() / (probs.sum() + 1e-12)
+    return replace(read, probs=probs)
