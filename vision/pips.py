@@ -33,12 +33,15 @@ def pip_suit_weights(image: np.ndarray, quad: np.ndarray, model: Mlp, config: Re
     Only the index colour's two suits are weighed (the other two get 1): the colour is the index's."""
     if read.probs is None:
         return None
-    w, h = config.card_width, config.card_height
+    # Warped at about the photograph's own resolution: finer would only interpolate.
+    k = min(1.0, max(0.5, px_scale))
+    w, h = config.card_width * k, config.card_height * k
     dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
     m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
     size = (int(REGION_W * w), int(REGION_H * h))
     crop = cv2.warpPerspective(image, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    grey = crop.min(axis=2)
+    b, g, r = cv2.split(crop)
+    grey = cv2.min(cv2.min(b, g), r)
     flat = grey.ravel()
     k_lo, k_hi = int(0.02 * (flat.size - 1)), int(0.90 * (flat.size - 1))
     part = np.partition(flat, (k_lo, k_hi))
@@ -49,38 +52,43 @@ def pip_suit_weights(image: np.ndarray, quad: np.ndarray, model: Mlp, config: Re
     ink = (grey < min(thr, hi - 0.35 * (hi - lo))).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     xs, ys, cws, chs, areas = (stats[:, i] for i in range(5))
-    suit_h = read.suit_px / max(px_scale, 1e-6)  # the index's suit, in card pixels
-    big = np.maximum(1.25 * suit_h, config.pip_min_px / max(px_scale, 1e-6))
+    per_px = k / max(px_scale, 1e-6)  # crop pixels per pixel of the photograph
+    big = max(1.25 * read.suit_px, config.pip_min_px) * per_px  # larger than the index's suit
     ok = (chs >= big) & (chs <= 0.2 * h) & (cws >= 0.55 * chs) & (cws <= 1.5 * chs)
     ok &= (areas >= 0.3 * cws * chs) & (areas <= 0.9 * cws * chs)
     ok &= (xs > 0) & (ys > 0) & (xs + cws < size[0]) & (ys + chs < size[1])
     ok[0] = False
     red = float(read.probs[:, [1, 2]].sum()) > float(read.probs[:, [0, 3]].sum())
-    cands = []
+    cands, masks = [], []
     for i in np.nonzero(ok)[0]:
-        pix = crop[labels == i].astype(np.float32)
+        box = (slice(ys[i], ys[i] + chs[i]), slice(xs[i], xs[i] + cws[i]))
+        mask = labels[box] == i
+        pix = crop[box][mask].astype(np.float32)
         redness = float(np.mean(pix[:, 2] - np.maximum(pix[:, 0], pix[:, 1])))
         if (redness > config.red_threshold) == red:
             cands.append(int(i))
+            masks.append(mask.astype(np.uint8) * 255)
     if not cands:
         return None
-    # A line between the index and the pip (another card's edge over this one, a court card's frame)
-    # means the pip is not this card's own.
-    lines = cv2.Canny(cv2.GaussianBlur(grey, (3, 3), 0), 20, 50)
-    lines[cv2.dilate(ink, np.ones((5, 5), np.uint8)) > 0] = 0
-    lines = cv2.dilate(lines, np.ones((3, 3), np.uint8))
-    cands = [i for i in cands if not _crossed(lines, read.suit_at, (xs[i] + cws[i] / 2, ys[i] + chs[i] / 2))]
-    if not cands:
-        return None
-    masks = [(labels[ys[i] : ys[i] + chs[i], xs[i] : xs[i] + cws[i]] == i).astype(np.uint8) * 255 for i in cands]
     p = model.probabilities(np.stack([glyph_features(mk) for mk in masks]))
     pair = [1, 2] if red else [0, 3]
+    suit_at = (read.suit_at[0] * k, read.suit_at[1] * k)
+    lines = None
     # The pip nearest the corner is the card's own (further on there may be another card's).
     for j in sorted(range(len(cands)), key=lambda j: ys[cands[j]] + xs[cands[j]]):
         suits = p[j, list(SUIT_CLASSES)]
         if suits.sum() < config.pip_suit_mass:
             continue
-        sharp = chs[cands[j]] * px_scale >= config.suit_bays_px
+        i = cands[j]
+        if lines is None:
+            lines = cv2.Canny(cv2.GaussianBlur(grey, (3, 3), 0), 20, 50)
+            lines[cv2.dilate(ink, np.ones((5, 5), np.uint8)) > 0] = 0
+            lines = cv2.dilate(lines, np.ones((3, 3), np.uint8))
+        if _crossed(lines, suit_at, (xs[i] + cws[i] / 2, ys[i] + chs[i] / 2)):
+            # A line between the index and the pip (another card's edge over this one, a court
+            # card's frame): the pip is not this card's own.
+            continue
+        sharp = chs[i] / per_px >= config.suit_bays_px
         suits = suits * suit_shape_prior(masks[j], sharp=sharp)
         weights = np.ones(4)
         weights[pair] = suits[pair] / (suits[pair].sum() + 1e-12)

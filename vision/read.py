@@ -26,13 +26,17 @@ def read_corner_at(image: np.ndarray, quad: np.ndarray, model: Mlp, config: Reco
     size = (int(config.corner_w * w), int(config.corner_h * h))
     corner = cv2.warpPerspective(image, m, size, flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
     at = None if rank_at is None else (rank_at[0] * w, rank_at[1] * h)
-    scale = _px_scale(quad, config)
-    read = read_corner(corner, model, config, at, scale)
-    if pips and read.probs is not None and read.suit_px < config.suit_bays_px:
-        weights = pip_suit_weights(image, quad, model, config, read, scale)
-        if weights is not None:
-            return with_pip_suit(read, weights)
-    return read
+    read = read_corner(corner, model, config, at, _px_scale(quad, config))
+    return with_pips(image, quad, model, config, read) if pips else read
+
+
+def with_pips(image: np.ndarray, quad: np.ndarray, model: Mlp, config: RecognizerConfig, read: CornerRead) -> CornerRead:
+    """``read`` (of the index top left in ``quad``) with a suit too small to tell its shape weighed by
+    the card's first pip."""
+    if read.probs is None or read.suit_px >= config.suit_bays_px:
+        return read
+    weights = pip_suit_weights(image, quad, model, config, read, _px_scale(quad, config))
+    return read if weights is None else with_pip_suit(read, weights)
 
 
 def _px_scale(quad: np.ndarray, config: RecognizerConfig) -> float:
@@ -55,10 +59,17 @@ def read_card(image: np.ndarray, quad: np.ndarray, model: Mlp, config: Recognize
     index corners.  Returns the contract's fields: code, confidence, corners (TL, TR, BR, BL as
     printed), and ``guesses`` when the code is "unknown"."""
     # Only the two index corners are rectified: the card turned half round has the other one top left.
-    top = _rank_like(read_corner_at(image, quad, model, config, pips=pips), config)
-    bottom = _rank_like(read_corner_at(image, np.roll(quad, -2, axis=0), model, config, pips=pips), config)
+    turned = np.roll(quad, -2, axis=0)
+    top = _rank_like(read_corner_at(image, quad, model, config), config)
+    bottom = _rank_like(read_corner_at(image, turned, model, config), config)
+    if pips:
+        # One pip is witness enough (weighing both corners by pips would count the suit twice).
+        weighed = with_pips(image, quad, model, config, top)
+        if weighed is top:
+            bottom = with_pips(image, turned, model, config, bottom)
+        top = weighed
     code, confidence, guesses, flipped = _combine(top, bottom, config, True)
-    return _card(code, confidence, guesses, np.roll(quad, -2, axis=0) if flipped else quad, config)
+    return _card(code, confidence, guesses, turned if flipped else quad, config)
 
 
 def _rank_like(read: CornerRead, config: RecognizerConfig) -> CornerRead:

@@ -25,7 +25,7 @@ from .cards import card_mask, portrait_order, quad_of, whiteness
 from .config import RecognizerConfig
 from .features import glyph_features
 from .model import RANK_CLASSES, Mlp, load_model
-from .read import card_from_corner, read_card, read_corner_at
+from .read import card_from_corner, read_card, read_corner_at, with_pips
 
 ASPECT = 88 / 63
 
@@ -97,7 +97,7 @@ def _index_cards(image: np.ndarray, contour: np.ndarray, card_h: float, model: M
     for hyp in _index_hypotheses(image, contour, card_h, model, config):
         if any(r[0] >= 0.85 and math.dist(hyp.anchor, r[1].anchor) <= config.index_spacing * max(hyp.rank_h, r[1].rank_h) for r in reads):
             continue  # an index already read surely here: another hypothesis of it would lose
-        read = read_corner_at(image, hyp.quad, model, config, hyp.rank_at, pips=True)
+        read = read_corner_at(image, hyp.quad, model, config, hyp.rank_at)
         if read.joker_text:
             # "JOKER" down the corner: surer than any rank read off one of its letters.
             reads.append((2.0, hyp, read))
@@ -113,7 +113,7 @@ def _index_cards(image: np.ndarray, contour: np.ndarray, card_h: float, model: M
         if any(k[2].joker_text and _in_corner(r[1].anchor, k[1].quad, config) for k in kept):
             continue  # another letter of the word
         kept.append(r)
-    return [card_from_corner(read, hyp.quad, config) for _, hyp, read in kept]
+    return [card_from_corner(with_pips(image, hyp.quad, model, config, read), hyp.quad, config) for _, hyp, read in kept]
 
 
 def _in_corner(point: tuple[float, float], quad: np.ndarray, config: RecognizerConfig) -> bool:
