@@ -411,7 +411,17 @@ def _merge(cards: list[dict[str, Any]], card_h: float) -> list[dict[str, Any]]:
 
 def _one_card(a: tuple[str, np.ndarray, np.ndarray, np.ndarray], b: tuple[str, np.ndarray, np.ndarray, np.ndarray],
               card_h: float) -> bool:
+    """Whether two reads (code, centre, down, corner) are of one card."""
     gap = math.dist(a[1], b[1])
     if a[0] == b[0]:
         return gap <= 0.35 * card_h
-    return gap <= 0.2 * card_h and float(a[2] @ b[2]) < -0.7
+    # Two corners of one card read differently: a misread rank or suit, never the other colour
+    # (colour is read surely at any size).
+    return gap <= 0.2 * card_h and float(a[2] @ b[2]) < -0.7 and _colour(a[0]) & _colour(b[0])
+
+
+def _colour(code: str) -> set[str]:
+    """The colours a code's card may be printed in (a Joker either)."""
+    if code == "JK" or code == "unknown":
+        return {"red", "black"}
+    return {"red"} if code[1] in "HD" else {"black"}
