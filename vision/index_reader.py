@@ -48,21 +48,29 @@ def read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig,
     if corner.ndim != 3 or corner.shape[2] != 3:
         raise ValueError(f"expected a (h, w, 3) corner, got {corner.shape}")
     first = _read_corner(corner, model, config, cut="otsu", rank_at=rank_at, px_scale=px_scale)
-    if first.probs is not None and float(first.probs.max()) >= 0.8 or first.joker_text:
+    if first.joker_text or _strength(first) >= 0.8:
         return first
     # Thin stroked indices, blurred, stay paler than Otsu's cut when big dark pips share the
     # corner: read again with a cut nearer the paper white and keep the surer reading.
     second = _read_corner(corner, model, config, cut="light", rank_at=rank_at, px_scale=px_scale)
     reads = [r for r in (first, second) if r.probs is not None]
-    if not reads and first.ink:
-        # Ink but no rank over suit: blur can run a small index's rank and suit into one blob,
-        # which a cut nearer the ink's own darkness parts.
+    if first.ink and max(map(_strength, reads), default=0.0) < 0.8:
+        # No sure rank over suit: blur can run a small index's rank and suit into one blob (or
+        # into the card's edge), which a cut nearer the ink's own darkness parts.
         third = _read_corner(corner, model, config, cut="dark", rank_at=rank_at, px_scale=px_scale)
-        if third.probs is not None or third.joker_text:
+        if third.joker_text and not reads:
             return third
+        if third.probs is not None:
+            reads.append(third)
     if not reads:
         return first
-    return max(reads, key=lambda r: float(r.probs.max()))  # type: ignore[union-attr]
+    return max(reads, key=_strength)
+
+
+def _strength(read: CornerRead) -> float:
+    """How surely a corner read names a card: its best odds, times how much its rank glyph looks
+    like a rank at all."""
+    return 0.0 if read.probs is None else float(read.probs.max()) * min(1.0, read.score / 0.9)
 
 
 def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cut: str,
