@@ -34,11 +34,22 @@ def recognize(image: np.ndarray, config: RecognizerConfig = DEFAULT_CONFIG) -> l
         return []
     area = small.shape[0] * small.shape[1]
     model = load_model()
-    # A shoe scan: one card fills most of the frame (on a table scene even a whole hand covers only
-    # a few per cent of the picture).
-    if cv2.contourArea(contours[0]) >= 0.12 * area:
+    # A shoe scan: one card fills most of the frame.  On a table scene a card covers a few per cent of
+    # the picture; many cards touching may cover more, but not in one card's shape (a scan's card
+    # may lose its shape to a hot spot of the light that whitens its background, but it is large).
+    biggest = cv2.contourArea(contours[0]) / area
+    if biggest >= 0.3 or biggest >= 0.12 and _card_shaped(contours[0]):
         quad = portrait_order(quad_of(contours[0]) / scale)
         return [read_card(img, quad, model, config)]
     from .scene import find_cards
 
     return find_cards(img, config, mask if small is img else None)
+
+
+def _card_shaped(contour: np.ndarray) -> bool:
+    """Whether an outline is one card's: nearly fills its rotated box, a card's aspect (or a little
+    off it, for a tilted scan)."""
+    (w, h) = cv2.minAreaRect(contour)[1]
+    if min(w, h) <= 0:
+        return False
+    return cv2.contourArea(contour) / (w * h) > 0.85 and 1.15 < max(w, h) / min(w, h) < 1.8

@@ -115,3 +115,22 @@ def test_two_pips_are_one_shape_twice_and_a_rank_over_its_suit_is_not():
     font = font_files()[0]
     for rank in ("A", "4", "7", "10", "Q"):
         assert _same_shape(glyph_features(text_mask(rank, font, 64)), spade_f) < DEFAULT_CONFIG.index_same_shape
+
+
+def test_a_long_row_of_touching_cards_is_a_scene_not_a_shoe_scan():
+    # Nine cards spread in a row cover over 12 % of the picture in one white region; that region is
+    # no card's shape, so it is a table scene and its cards are read one by one.
+    from vision.synth import _background, _warp_card, card_quad
+
+    rng = np.random.default_rng(3)
+    style = random_style(rng, finnish=False)
+    canvas = _background(720, 1280, rng, felt=True)
+    codes = ["2S", "5H", "7C", "9D", "JS", "QH", "KC", "3D", "8S"]
+    for i, code in enumerate(codes):
+        face, alpha = render_card(code, style, rng)
+        _warp_card(face, alpha, canvas, card_quad(330 + 62 * i, 360, 200, 0.0, 0.0, rng))
+    img = np.clip(canvas, 0, 255).astype(np.uint8)
+    mask = cv2.inRange(img, (200, 200, 200), (255, 255, 255))
+    assert cv2.countNonZero(mask) > 0.12 * 720 * 1280
+    got = Counter(c["code"] for c in recognize(img))
+    assert sum((got & Counter(codes)).values()) >= 7
