@@ -30,6 +30,7 @@ class RecognizerConfig:
     pip_min_px: float = 10.0  # a pip this tall in the photograph (px) or more can witness for a small index's suit
     pip_suit_mass: float = 0.8  # ... when it reads this surely as a suit (not a rank, letter or art)
     red_threshold: float = 28.0  # mean R - max(G, B) of ink pixels above which the ink is red
+    red_sure_margin: float = 30.0  # this far from the threshold the colour is plain
 
 
 DEFAULT_CONFIG = RecognizerConfig()

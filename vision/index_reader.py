@@ -195,7 +195,12 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cu
         core = p[2, list(SUIT_CLASSES)]
         ps = ps * (core / (core.sum() + 1e-9) + 0.05)
     sharp = sh * px_scale >= config.suit_bays_px
-    ps = ps * np.where(np.array(RED) == is_red, 1.0, 0.03) * suit_shape_prior(suit_mask, sharp=sharp)
+    colour = np.array(RED) == is_red
+    if abs(redness - config.red_threshold) > config.red_sure_margin and ps[colour].sum() < 0.1 * ps[~colour].sum():
+        # Plainly red or plainly black, and a suit glyph that looks like a suit of the other colour
+        # (a fragment of the suit, a blot): the colour wins, the suit of that colour is open.
+        ps = np.where(colour, ps + 0.02, 0.001 * ps)
+    ps = ps * np.where(colour, 1.0, 0.03) * suit_shape_prior(suit_mask, sharp=sharp)
     ps /= ps.sum() + 1e-12
     ps = _blur_suit(ps, sh * px_scale, config)
     return CornerRead(np.outer(pr, ps), ink=True, score=rank_mass, suit_px=sh * px_scale,
