@@ -134,3 +134,17 @@ def test_a_long_row_of_touching_cards_is_a_scene_not_a_shoe_scan():
     assert cv2.countNonZero(mask) > 0.12 * 720 * 1280
     got = Counter(c["code"] for c in recognize(img))
     assert sum((got & Counter(codes)).values()) >= 7
+
+
+def test_plainly_red_ink_is_read_red_whatever_its_suit_glyph_looks_like():
+    # A red index whose suit glyph came out club-shaped (a blot, a fragment): the colour, plain at
+    # any size, wins over the glyph's shape.
+    model = load_model()
+    for seed in (1, 2, 3):
+        corner = _corner("7C", seed)
+        ink = corner.min(axis=2) < 128
+        corner[ink] = (40, 30, 200)  # BGR red
+        read = read_corner(corner, model, DEFAULT_CONFIG)
+        assert read.probs is not None
+        suits = read.probs.sum(axis=0)  # S H D C
+        assert suits[1] + suits[2] > suits[0] + suits[3]
