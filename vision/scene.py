@@ -146,6 +146,7 @@ def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float, mod
     roi = image[y0:y1, x0:x1]
     inside = np.zeros(roi.shape[:2], np.uint8)
     cv2.drawContours(inside, [contour - [x0, y0]], -1, 1, cv2.FILLED)
+    filled = inside.copy()
     inside = cv2.erode(inside, np.ones((3, 3), np.uint8))
     grey = whiteness(roi)
     k = max(5, int(0.12 * card_h) | 1)
@@ -224,6 +225,8 @@ def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float, mod
         hh = max(card_h, 9.0 * rank_h)
         ww = hh / ASPECT
         quad = np.array([origin, origin + ww * right, origin + ww * right + hh * down, origin + hh * down], np.float32)
+        if _on_white(quad - [x0, y0], filled, (x0, y0), image.shape[:2]) < config.index_on_white:
+            continue  # the card would lie off the white of the cards: pips of a card's face, not an index
         anchor = (float(pts[:, 0].mean() + x0), float(pts[:, 1].mean() + y0))
         rank_at = ((m + (u.max() - u.min()) / 2) / ww, (m + rank_h / 2) / hh)
         origins[len(out)], downs[len(out)] = origin, down
@@ -291,6 +294,24 @@ def _flanked(mask: np.ndarray, a: tuple[int, int], b: tuple[int, int], off: floa
         ok = (q[:, 0] >= 0) & (q[:, 0] < w) & (q[:, 1] >= 0) & (q[:, 1] < h)
         side[ok] |= mask[q[ok, 1], q[ok, 0]] > 0
     return float(side.mean())
+
+
+_GRID = np.stack(np.meshgrid(np.linspace(0.08, 0.92, 6), np.linspace(0.06, 0.94, 8)), axis=-1).reshape(-1, 2)
+
+
+def _on_white(quad: np.ndarray, region: np.ndarray, offset: tuple[int, int], image_hw: tuple[int, int]) -> float:
+    """The share of a card ``quad`` (TL, TR, BR, BL, in ``region``'s coordinates) that lies on the
+    region's white; what falls outside the picture counts as white (a card cut by the frame)."""
+    u, t = _GRID[:, :1], _GRID[:, 1:]
+    pts = quad[0] + u * (quad[1] - quad[0]) + t * (quad[3] - quad[0])
+    xs, ys = np.rint(pts[:, 0]).astype(int), np.rint(pts[:, 1]).astype(int)
+    gx, gy = xs + offset[0], ys + offset[1]
+    beyond = (gx < 0) | (gy < 0) | (gx >= image_hw[1]) | (gy >= image_hw[0])
+    h, w = region.shape
+    ok = (xs >= 0) & (ys >= 0) & (xs < w) & (ys < h)
+    white = beyond.copy()
+    white[ok] |= region[ys[ok], xs[ok]] > 0
+    return float(white.mean())
 
 
 def _upright_glyph(u: np.ndarray, t: np.ndarray) -> np.ndarray:
@@ -374,11 +395,38 @@ def _maybe_single(contour: np.ndarray) -> bool:
 
 
 def _card_height(regions: list[np.ndarray], h_img: int) -> float:
-    """The card height in pixels: from regions that hold one card, else from the image size."""
+    """The card height in pixels: from regions that hold one card; else from the straight edges of
+    hands' outlines (the top card of a hand shows a whole long edge and a whole short edge in one
+    card's proportion); else from the image size."""
     singles = [max(cv2.minAreaRect(c)[1]) for c in regions if _looks_single(c)]
     if singles:
         return float(np.median(singles))
+    edges = [e for e in map(_whole_card_edges, regions) if e is not None and 0.1 * h_img <= e <= 0.45 * h_img]
+    if edges:
+        return float(np.median(edges))
     return 0.2 * h_img
+
+
+def _whole_card_edges(contour: np.ndarray) -> float | None:
+    """A card height read off a region's outline: its longest straight edge and the longest edge
+    square to it, when the two stand as a card's height and width; else None."""
+    peri = cv2.arcLength(contour, True)
+    poly = cv2.approxPolyDP(contour, max(2.0, 0.005 * peri), True).reshape(-1, 2).astype(np.float64)
+    seg = np.roll(poly, -1, axis=0) - poly
+    length = np.linalg.norm(seg, axis=1)
+    angle = np.mod(np.arctan2(seg[:, 1], seg[:, 0]), np.pi)
+    off = np.abs((angle - angle[int(np.argmax(length))] + np.pi / 2) % np.pi - np.pi / 2)
+    along = float(length[off < math.radians(10)].max())
+    square = length[np.abs(off - np.pi / 2) < math.radians(10)]
+    if len(square) == 0:
+        return None
+    across = float(square.max()) * ASPECT
+    if not 0.85 <= along / across <= 1.2:
+        return None
+    height = max(along, across)
+    if cv2.contourArea(contour) < 0.9 * height * height / ASPECT:
+        return None  # less white than one whole card: a printed marking, a chip's rim
+    return height
 
 
 def _merge(cards: list[dict[str, Any]], card_h: float) -> list[dict[str, Any]]:

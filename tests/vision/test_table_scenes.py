@@ -148,3 +148,32 @@ def test_plainly_red_ink_is_read_red_whatever_its_suit_glyph_looks_like():
         assert read.probs is not None
         suits = read.probs.sum(axis=0)  # S H D C
         assert suits[1] + suits[2] > suits[0] + suits[3]
+
+
+def test_a_card_laid_out_from_an_index_must_lie_on_the_white_of_the_cards():
+    from vision.scene import _on_white
+
+    region = np.zeros((300, 300), np.uint8)
+    cv2.rectangle(region, (50, 50), (149, 189), 1, cv2.FILLED)  # one card, 100 x 140
+    card = np.array([[50, 50], [150, 50], [150, 190], [50, 190]], np.float32)
+    assert _on_white(card, region, (0, 0), (300, 300)) == 1.0
+    # Laid out from a pip halfway down the card: most of it would lie on the felt.
+    assert _on_white(card + [50, 70], region, (0, 0), (300, 300)) < 0.5
+    # A card running out of the picture is not held against it.
+    region[:, :60] = 1  # the white runs on to the picture's left edge
+    assert _on_white(card - [100, 0], region, (0, 0), (300, 300)) == 1.0
+
+
+def test_the_card_size_is_read_off_a_hands_outline_when_no_card_lies_alone():
+    from vision.scene import _card_height
+
+    def hand(x: int, y: int, angle: float) -> np.ndarray:
+        mask = np.zeros((720, 1280), np.uint8)
+        for k in range(3):  # three cards of 160 x 115, each laid 30 px right and 22 px down of the last
+            box = ((x + 30 * k, y + 22 * k), (115, 160), angle)
+            cv2.fillPoly(mask, [cv2.boxPoints(box).astype(np.int32)], 255)
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        return contours[0]
+
+    regions = [hand(300, 300, 0.0), hand(800, 400, 20.0)]
+    assert abs(_card_height(regions, 720) - 160) <= 8  # not the default of a fifth of the picture (144)
