@@ -35,6 +35,10 @@ def with_pips(image: np.ndarray, quad: np.ndarray, model: Mlp, config: Recognize
     the card's first pip."""
     if read.probs is None or read.suit_px >= config.suit_bays_px:
         return read
+    suits = read.probs.sum(axis=0)
+    pair = suits[[1, 2]] if suits[1] + suits[2] > suits[0] + suits[3] else suits[[0, 3]]
+    if pair.max() >= 0.97 * pair.sum():
+        return read  # the index's own suit already tells its shape plainly
     weights = pip_suit_weights(image, quad, model, config, read, _px_scale(quad, config))
     return read if weights is None else with_pip_suit(read, weights)
 

@@ -220,13 +220,13 @@ def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float, mod
             near = np.hypot(*(origins[: len(out)] - origin).T) < 0.25 * rank_h
             if np.any(near & (downs[: len(out)] @ down > 0.94)):
                 continue  # the same hypothesis again (another suit glyph, the other digit of a 10)
-        if not _near_corner(edges, u, t, right, down, rank_h):
-            continue
         hh = max(card_h, 9.0 * rank_h)
         ww = hh / ASPECT
         quad = np.array([origin, origin + ww * right, origin + ww * right + hh * down, origin + hh * down], np.float32)
         if _on_white(quad - [x0, y0], filled, (x0, y0), image.shape[:2]) < config.index_on_white:
             continue  # the card would lie off the white of the cards: pips of a card's face, not an index
+        if not _near_corner(edges, u, t, right, down, rank_h):
+            continue
         anchor = (float(pts[:, 0].mean() + x0), float(pts[:, 1].mean() + y0))
         rank_at = ((m + (u.max() - u.min()) / 2) / ww, (m + rank_h / 2) / hh)
         origins[len(out)], downs[len(out)] = origin, down
@@ -256,6 +256,8 @@ def _erase_lines(ink: np.ndarray, labels: np.ndarray, stats: np.ndarray, card_h:
         if i == 0:
             continue
         x, y, w, h = stats[i, :4]
+        if stats[i, cv2.CC_STAT_AREA] > glyphs_area + 4 * (w + h):
+            continue  # more ink than a glyph or two and lines along its box: art
         blob = (labels[y : y + h, x : x + w] == i).astype(np.uint8) * 255
         lines = cv2.HoughLinesP(blob, 1, np.pi / 180, threshold=max(8, int(0.15 * card_h)),
                                 minLineLength=0.3 * card_h, maxLineGap=2)
