@@ -22,6 +22,7 @@ class RecognizerConfig:
     index_spacing: float = 1.5  # table scenes: one index per this many rank heights (its own suit, a 10's digits)
     index_same_shape: float = 0.9  # table scenes: "rank" and "suit" this alike (correlation) are two pips
     index_on_white: float = 0.7  # table scenes: a card laid out from an index lies this much on the cards' white
+    index_dark_ink: float = 0.55  # table scenes: in a blob too big for a glyph, ink darker than this part of the paper
     index_rank_score: float = 0.5  # table scenes: a hypothesis's rank glyph must look this much like a rank
     suit_px_blind: float = 4.5  # a suit this tall in the photograph (px) or less: spade/club, heart/diamond unreadable
     suit_px_sharp: float = 8.0  # from this tall on its shape is trusted

@@ -158,6 +158,15 @@ def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float, mod
     angles = _edge_angles(contour)
     if _erase_lines(ink, labels, stats, card_h, angles, contour - [x0, y0]):
         n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    # A blob too big for a glyph may be a glyph joined by grey (a shadow, blur): within it only
+    # the dark ink is kept.
+    blobs = (labels, stats)  # as cut: a blob may be a small index run together by blur
+    big = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) > 0.16 * card_h
+    big[0] = False
+    if big.any():
+        pale = big[labels] & (grey.astype(np.float32) >= config.index_dark_ink * paper.astype(np.float32))
+        ink[pale] = 0
+        n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
     size = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]).astype(np.float64)
     ok = (size >= max(3.0, 0.02 * card_h)) & (size <= 0.16 * card_h) & (stats[:, cv2.CC_STAT_AREA] >= 5)
     ok[0] = False
@@ -173,11 +182,15 @@ def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float, mod
 
     cache: dict[int, np.ndarray] = {}
 
-    def pixels(label: int) -> np.ndarray:
+    def pixels(label: int, of: tuple[np.ndarray, np.ndarray] = (labels, stats)) -> np.ndarray:
+        ls, st = of
+        sx, sy, sw, sh = st[label, :4]
+        ys, xs = np.nonzero(ls[sy : sy + sh, sx : sx + sw] == label)
+        return np.stack([xs + sx, ys + sy], axis=1).astype(np.float64)
+
+    def glyph(label: int) -> np.ndarray:
         if label not in cache:
-            sx, sy, sw, sh = stats[label, :4]
-            ys, xs = np.nonzero(labels[sy : sy + sh, sx : sx + sw] == label)
-            cache[label] = np.stack([xs + sx, ys + sy], axis=1).astype(np.float64)
+            cache[label] = pixels(label)
         return cache[label]
 
     candidates: list[tuple[np.ndarray, np.ndarray]] = []  # (rank glyph's pixels, the card's "down")
@@ -186,12 +199,13 @@ def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float, mod
         # region (the cards of a hand lie within a few degrees of each other).
         down = _snap(_unit(c[b] - c[a]), angles)
         if down is not None:
-            candidates.append((pixels(idx[a]), down))
+            candidates.append((glyph(idx[a]), down))
     # Under blur a small index's rank and suit run together: an elongated blob of about an index's
     # size is tried both ways along its length, its first half as the rank.
-    merged = np.nonzero((size >= 0.06 * card_h) & (size <= 0.3 * card_h) & (stats[:, cv2.CC_STAT_AREA] >= 12))[0]
+    size0 = np.maximum(blobs[1][:, cv2.CC_STAT_WIDTH], blobs[1][:, cv2.CC_STAT_HEIGHT])
+    merged = np.nonzero((size0 >= 0.06 * card_h) & (size0 <= 0.3 * card_h) & (blobs[1][:, cv2.CC_STAT_AREA] >= 12))[0]
     for label in merged[merged > 0]:
-        pts = pixels(label)
+        pts = pixels(label, blobs)
         (_, _), (rw, rh), ang = cv2.minAreaRect(pts.astype(np.float32))
         if min(rw, rh) <= 0 or max(rw, rh) / min(rw, rh) < 1.5:
             continue
