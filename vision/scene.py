@@ -220,25 +220,31 @@ def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float, mod
     if not candidates:
         return []
     edges = cv2.dilate(cv2.Canny(cv2.GaussianBlur(grey, (3, 3), 0), 15, 40), np.ones((3, 3), np.uint8))
-    out: list[IndexHypothesis] = []
-    upright: list[np.ndarray] = []
-    origins = np.zeros((len(candidates), 2))
-    downs = np.zeros((len(candidates), 2))
+    # Each candidate's card, laid out from its rank glyph with the scene's card size.
+    laid = []
     for pts, down in candidates:
         right = np.array([down[1], -down[0]])
         u, t = pts @ right, pts @ down
         rank_h = float(t.max() - t.min() + 1)
         m = max(2.0, 0.35 * rank_h)
         origin = (u.min() - m) * right + (t.min() - m) * down + [x0, y0]
+        hh = max(card_h, 9.0 * rank_h)
+        ww = hh / ASPECT
+        quad = np.array([origin, origin + ww * right, origin + ww * right + hh * down, origin + hh * down], np.float32)
+        laid.append((pts, down, right, u, t, rank_h, m, origin, quad, ww, hh))
+    # A card laid off the white of the cards is no card: pips of a card's face, not an index.
+    white = _on_white(np.stack([c[8] for c in laid]) - [x0, y0], filled, (x0, y0), image.shape[:2])
+    out: list[IndexHypothesis] = []
+    upright: list[np.ndarray] = []
+    origins = np.zeros((len(candidates), 2))
+    downs = np.zeros((len(candidates), 2))
+    for (pts, down, right, u, t, rank_h, m, origin, quad, ww, hh), on_white in zip(laid, white, strict=True):
+        if on_white < config.index_on_white:
+            continue
         if out:
             near = np.hypot(*(origins[: len(out)] - origin).T) < 0.25 * rank_h
             if np.any(near & (downs[: len(out)] @ down > 0.94)):
                 continue  # the same hypothesis again (another suit glyph, the other digit of a 10)
-        hh = max(card_h, 9.0 * rank_h)
-        ww = hh / ASPECT
-        quad = np.array([origin, origin + ww * right, origin + ww * right + hh * down, origin + hh * down], np.float32)
-        if _on_white(quad - [x0, y0], filled, (x0, y0), image.shape[:2]) < config.index_on_white:
-            continue  # the card would lie off the white of the cards: pips of a card's face, not an index
         if not _near_corner(edges, u, t, right, down, rank_h):
             continue
         anchor = (float(pts[:, 0].mean() + x0), float(pts[:, 1].mean() + y0))
@@ -315,19 +321,20 @@ def _flanked(mask: np.ndarray, a: tuple[int, int], b: tuple[int, int], off: floa
 _GRID = np.stack(np.meshgrid(np.linspace(0.08, 0.92, 6), np.linspace(0.06, 0.94, 8)), axis=-1).reshape(-1, 2)
 
 
-def _on_white(quad: np.ndarray, region: np.ndarray, offset: tuple[int, int], image_hw: tuple[int, int]) -> float:
-    """The share of a card ``quad`` (TL, TR, BR, BL, in ``region``'s coordinates) that lies on the
-    region's white; what falls outside the picture counts as white (a card cut by the frame)."""
-    u, t = _GRID[:, :1], _GRID[:, 1:]
-    pts = quad[0] + u * (quad[1] - quad[0]) + t * (quad[3] - quad[0])
-    xs, ys = np.rint(pts[:, 0]).astype(int), np.rint(pts[:, 1]).astype(int)
+def _on_white(quads: np.ndarray, region: np.ndarray, offset: tuple[int, int], image_hw: tuple[int, int]) -> np.ndarray:
+    """For each card of ``quads`` (N, 4, 2: TL, TR, BR, BL, in ``region``'s coordinates), the share of
+    it that lies on the region's white; what falls outside the picture counts as white (a card cut
+    by the frame)."""
+    u, t = _GRID[None, :, :1], _GRID[None, :, 1:]
+    q = quads.astype(np.float64)
+    pts = q[:, None, 0] + u * (q[:, None, 1] - q[:, None, 0]) + t * (q[:, None, 3] - q[:, None, 0])
+    xs, ys = np.rint(pts[..., 0]).astype(int), np.rint(pts[..., 1]).astype(int)
     gx, gy = xs + offset[0], ys + offset[1]
-    beyond = (gx < 0) | (gy < 0) | (gx >= image_hw[1]) | (gy >= image_hw[0])
+    white = (gx < 0) | (gy < 0) | (gx >= image_hw[1]) | (gy >= image_hw[0])
     h, w = region.shape
     ok = (xs >= 0) & (ys >= 0) & (xs < w) & (ys < h)
-    white = beyond.copy()
     white[ok] |= region[ys[ok], xs[ok]] > 0
-    return float(white.mean())
+    return white.mean(axis=1)
 
 
 def _upright_glyph(u: np.ndarray, t: np.ndarray) -> np.ndarray:

@@ -156,12 +156,12 @@ def test_a_card_laid_out_from_an_index_must_lie_on_the_white_of_the_cards():
     region = np.zeros((300, 300), np.uint8)
     cv2.rectangle(region, (50, 50), (149, 189), 1, cv2.FILLED)  # one card, 100 x 140
     card = np.array([[50, 50], [150, 50], [150, 190], [50, 190]], np.float32)
-    assert _on_white(card, region, (0, 0), (300, 300)) == 1.0
+    assert _on_white(card[None], region, (0, 0), (300, 300))[0] == 1.0
     # Laid out from a pip halfway down the card: most of it would lie on the felt.
-    assert _on_white(card + [50, 70], region, (0, 0), (300, 300)) < 0.5
+    assert _on_white(card[None] + [50, 70], region, (0, 0), (300, 300))[0] < 0.5
     # A card running out of the picture is not held against it.
     region[:, :60] = 1  # the white runs on to the picture's left edge
-    assert _on_white(card - [100, 0], region, (0, 0), (300, 300)) == 1.0
+    assert _on_white(card[None] - [100, 0], region, (0, 0), (300, 300))[0] == 1.0
 
 
 def test_the_card_size_is_read_off_a_hands_outline_when_no_card_lies_alone():
