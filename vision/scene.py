@@ -156,14 +156,13 @@ def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float, mod
     if n <= 2:
         return []
     angles = _edge_angles(contour)
-    if _erase_lines(ink, labels, stats, card_h, angles, contour - [x0, y0]):
-        n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    # A blob too big for a glyph may be a glyph joined by grey (a shadow, blur): within it only
-    # the dark ink is kept.
     blobs = (labels, stats)  # as cut: a blob may be a small index run together by blur
+    # A blob too big for a glyph may be a glyph joined to a card's edge or, by grey (a shadow,
+    # blur), to its neighbour: the edge's line is erased, and within the blob only the dark ink kept.
     big = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) > 0.16 * card_h
     big[0] = False
     if big.any():
+        _erase_lines(ink, labels, stats, card_h, angles, contour - [x0, y0])
         pale = big[labels] & (grey.astype(np.float32) >= config.index_dark_ink * paper.astype(np.float32))
         ink[pale] = 0
         n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
