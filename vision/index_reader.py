@@ -96,9 +96,16 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cu
     # Long straight lines are never part of an index: the card's own edge (a sliver of background
     # left by the rectification) and the frames of court-card art.  Removing them frees an index
     # that touches them ("10" printed close to the edge).
-    lines = cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, max(3, int(0.45 * h)))))
-    lines |= cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (max(3, int(0.6 * w)), 1)))
-    ink &= 1 - cv2.dilate(lines, np.ones((3, 3), np.uint8))
+    # (A column or row with fewer ink pixels than a line's length holds no line: most corners.)
+    tall, wide = max(3, int(0.45 * h)), max(3, int(0.6 * w))
+    down, across = int(ink.sum(axis=0).max()) >= tall, int(ink.sum(axis=1).max()) >= wide
+    if down or across:
+        lines = np.zeros_like(ink)
+        if down:
+            lines |= cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, tall)))
+        if across:
+            lines |= cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (wide, 1)))
+        ink &= 1 - cv2.dilate(lines, np.ones((3, 3), np.uint8))
     edge = max(2, int(round(0.012 * (w / 0.3))))  # ~1 % of the card's width: the rectified edge's sliver
     ink[:, :edge] = 0
     ink[:edge, :] = 0
