@@ -47,17 +47,18 @@ def read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig,
     """
     if corner.ndim != 3 or corner.shape[2] != 3:
         raise ValueError(f"expected a (h, w, 3) corner, got {corner.shape}")
-    first = _read_corner(corner, model, config, cut="otsu", rank_at=rank_at, px_scale=px_scale)
+    levels = _levels(corner)
+    first = _read_corner(corner, model, config, cut="otsu", rank_at=rank_at, px_scale=px_scale, levels=levels)
     if first.joker_text or _strength(first) >= 0.8:
         return first
     # Thin stroked indices, blurred, stay paler than Otsu's cut when big dark pips share the
     # corner: read again with a cut nearer the paper white and keep the surer reading.
-    second = _read_corner(corner, model, config, cut="light", rank_at=rank_at, px_scale=px_scale)
+    second = _read_corner(corner, model, config, cut="light", rank_at=rank_at, px_scale=px_scale, levels=levels)
     reads = [r for r in (first, second) if r.probs is not None]
     if first.ink and max(map(_strength, reads), default=0.0) < 0.8:
         # No sure rank over suit: blur can run a small index's rank and suit into one blob (or
         # into the card's edge), which a cut nearer the ink's own darkness parts.
-        third = _read_corner(corner, model, config, cut="dark", rank_at=rank_at, px_scale=px_scale)
+        third = _read_corner(corner, model, config, cut="dark", rank_at=rank_at, px_scale=px_scale, levels=levels)
         if third.joker_text and not reads:
             return third
         if third.probs is not None:
@@ -73,18 +74,24 @@ def _strength(read: CornerRead) -> float:
     return 0.0 if read.probs is None else float(read.probs.max()) * min(1.0, read.score / 0.9)
 
 
-def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cut: str,
-                 rank_at: tuple[float, float] | None = None, px_scale: float = 1.0) -> CornerRead:
+def _levels(corner: np.ndarray) -> tuple[np.ndarray, float, float, float]:
+    """The corner's grey (darkest channel), its ink and paper levels, and Otsu's cut between them."""
     b, g, r = cv2.split(corner)
     grey = cv2.min(cv2.min(b, g), r)
     # Quantiles by partition: np.percentile's overhead is most of a small crop's cost.
     flat = grey.ravel()
     k_lo, k_hi = int(0.02 * (flat.size - 1)), int(0.90 * (flat.size - 1))
     part = np.partition(flat, (k_lo, k_hi))
-    lo, hi = float(part[k_lo]), float(part[k_hi])
+    otsu, _ = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    return grey, float(part[k_lo]), float(part[k_hi]), float(otsu)
+
+
+def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cut: str,
+                 rank_at: tuple[float, float] | None = None, px_scale: float = 1.0,
+                 levels: tuple[np.ndarray, float, float, float] | None = None) -> CornerRead:
+    grey, lo, hi, thr = levels if levels is not None else _levels(corner)
     if hi - lo < 40:
         return _EMPTY
-    thr, _ = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     if cut == "light":
         thr = hi - 0.2 * (hi - lo)
     elif cut == "dark":
