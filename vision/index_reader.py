@@ -34,6 +34,7 @@ class CornerRead:
 
 
 _EMPTY = CornerRead(None)
+_RANK_INDEX = np.array([RANKS.index(RANK_OF[CLASSES[c]]) for c in RANK_CLASSES])  # class -> rank (A..K)
 
 
 def read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig,
@@ -174,20 +175,22 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cu
         inked = g[suit_mask > 0]
         k = int(config.suit_core_fraction * (inked.size - 1))
         masks.append(((g <= np.partition(inked, k)[k]) & (suit_mask > 0)).astype(np.uint8) * 255)
+    if rank_at is not None:
+        # A hypothesis (table scenes) may be turned a quarter or half turn from the card: the rank
+        # glyph is also looked at turned back (in the same batch).
+        masks += [np.rot90(rank_mask, k) for k in (1, 2, 3)]
     feats = np.stack([glyph_features(m) for m in masks])
     p = model.probabilities(feats)
     # The rank glyph's probability is shared among the ranks and junk, the suit glyph's among the
     # suits and junk; a rank glyph that looks like a suit (a pip of the art, a hypothesis turned the
     # wrong way round) keeps that mass against it, and so does a suit glyph that looks like a rank.
-    pr = np.zeros(13)
-    for c in RANK_CLASSES:
-        pr[RANKS.index(RANK_OF[CLASSES[c]])] += p[0, c]
-    ps = np.array([p[1, c] for c in SUIT_CLASSES])
+    pr = np.bincount(_RANK_INDEX, weights=p[0, list(RANK_CLASSES)], minlength=13)
+    ps = p[1, list(SUIT_CLASSES)]
     rank_mass = float(pr.sum())  # of every class, junk included: does the glyph look like a rank at all?
     if rank_at is not None and rank_mass >= config.index_rank_score:
-        # A hypothesis (table scenes) may be turned a quarter or half turn from the card: then the
-        # rank glyph looks more like a rank turned back than as it stands.
-        turned = model.probabilities(np.stack([glyph_features(np.rot90(rank_mask, k)) for k in (1, 2, 3)]))
+        # Turned back, the rank glyph looks more like a rank than as it stands: a hypothesis turned
+        # a quarter or half turn from the card.
+        turned = p[-3:]
         best_turned = float(turned[:, list(RANK_CLASSES)].sum(axis=1).max())
         # A pip printed upside down (the lower half of a card's art) may pass for a rank; turned
         # back it is plainly a suit.
