@@ -112,7 +112,10 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cu
         if down:
             lines |= cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, tall)))
         if across:
-            lines |= cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (wide, 1)))
+            # (Beyond the crop's left side is the card's edge: a suit cut there runs on as no line.)
+            padded = cv2.copyMakeBorder(ink, 0, 0, wide, 0, cv2.BORDER_CONSTANT, value=0)
+            opened = cv2.morphologyEx(padded, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (wide, 1)))
+            lines |= opened[:, wide:]
         ink &= 1 - cv2.dilate(lines, np.ones((3, 3), np.uint8))
     edge = max(2, int(round(0.012 * (w / 0.3))))  # ~1 % of the card's width: the rectified edge's sliver
     ink[:, :edge] = 0
