@@ -23,12 +23,15 @@ from .model import SUIT_CLASSES, Mlp
 # Where the first pip can be, as fractions of the card's width and height (from the top-left corner):
 # right of the index column and in the card's upper part (pips below the middle stand upside down).
 REGION_W, REGION_H = 0.62, 0.45
+# An ace's one pip is in the middle: the region reaches past it.
+ACE_W, ACE_H = 0.8, 0.75
 
 
 def pip_suit_weights(image: np.ndarray, quad: np.ndarray, model: Mlp, config: RecognizerConfig,
-                     read: CornerRead, px_scale: float) -> np.ndarray | None:
+                     read: CornerRead, px_scale: float, *, ace: bool = False) -> np.ndarray | None:
     """Weights over the suits (S, H, D, C) from the pip nearest the index of the card ``quad`` (TL, TR,
     BR, BL, the index top left), or None when no pip of the index's colour reads plainly as a suit.
+    For an ``ace`` the pip is its one large pip in the middle of the card.
 
     Only the index colour's two suits are weighed (the other two get 1): the colour is the index's."""
     if read.probs is None:
@@ -38,7 +41,8 @@ def pip_suit_weights(image: np.ndarray, quad: np.ndarray, model: Mlp, config: Re
     w, h = config.card_width * k, config.card_height * k
     dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
     m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
-    size = (int(REGION_W * w), int(REGION_H * h))
+    region_w, region_h, largest = (ACE_W, ACE_H, 0.4) if ace else (REGION_W, REGION_H, 0.2)
+    size = (int(region_w * w), int(region_h * h))
     crop = cv2.warpPerspective(image, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     b, g, r = cv2.split(crop)
     grey = cv2.min(cv2.min(b, g), r)
@@ -54,7 +58,7 @@ def pip_suit_weights(image: np.ndarray, quad: np.ndarray, model: Mlp, config: Re
     xs, ys, cws, chs, areas = (stats[:, i] for i in range(5))
     per_px = k / max(px_scale, 1e-6)  # crop pixels per pixel of the photograph
     big = max(1.25 * read.suit_px, config.pip_min_px) * per_px  # larger than the index's suit
-    ok = (chs >= big) & (chs <= 0.2 * h) & (cws >= 0.55 * chs) & (cws <= 1.5 * chs)
+    ok = (chs >= big) & (chs <= largest * h) & (cws >= 0.55 * chs) & (cws <= 1.5 * chs)
     ok &= (areas >= 0.3 * cws * chs) & (areas <= 0.9 * cws * chs)
     ok &= (xs > 0) & (ys > 0) & (xs + cws < size[0]) & (ys + chs < size[1])
     ok[0] = False

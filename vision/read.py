@@ -39,7 +39,10 @@ def with_pips(image: np.ndarray, quad: np.ndarray, model: Mlp, config: Recognize
     pair = suits[[1, 2]] if suits[1] + suits[2] > suits[0] + suits[3] else suits[[0, 3]]
     if pair.max() >= 0.97 * pair.sum():
         return read  # the index's own suit already tells its shape plainly
-    weights = pip_suit_weights(image, quad, model, config, read, _px_scale(quad, config))
+    scale = _px_scale(quad, config)
+    weights = pip_suit_weights(image, quad, model, config, read, scale)
+    if weights is None and int(np.argmax(read.probs.sum(axis=1))) == 0:
+        weights = pip_suit_weights(image, quad, model, config, read, scale, ace=True)
     return read if weights is None else with_pip_suit(read, weights)
 
 

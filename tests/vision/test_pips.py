@@ -64,3 +64,22 @@ def test_a_pip_behind_a_line_is_not_the_cards_own():
     a, b = quad[0] + 0.22 * (quad[1] - quad[0]), quad[3] + 0.22 * (quad[2] - quad[3])
     cv2.line(img, tuple(int(v) for v in a), tuple(int(v) for v in b), (200, 200, 200), 1)
     assert pip_suit_weights(img, quad, model, DEFAULT_CONFIG, read, scale) is None
+
+
+def test_an_aces_one_pip_in_the_middle_tells_its_suit():
+    model = load_model()
+    decided = right = 0
+    for i, code in enumerate(["AC", "AS", "AH", "AD"] * 3):
+        img, quad = _small_card(code, 300 + i)
+        read = read_corner_at(img, quad, model, DEFAULT_CONFIG)
+        if read.probs is None or read.score < DEFAULT_CONFIG.index_rank_score:
+            continue
+        s, h, d, c = read.probs.sum(axis=0)
+        blind = replace(read, probs=np.outer(read.probs.sum(axis=1), np.array([s + c, h + d, h + d, s + c]) / 2))
+        weights = pip_suit_weights(img, quad, model, DEFAULT_CONFIG, blind, _px_scale(quad, DEFAULT_CONFIG), ace=True)
+        if weights is None:
+            continue
+        decided += 1
+        right += "SHDC"[int(np.argmax(with_pip_suit(blind, weights).probs.sum(axis=0)))] == code[1]
+    assert decided >= 6
+    assert right >= decided - 1
