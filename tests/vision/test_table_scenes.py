@@ -32,10 +32,10 @@ def _scores(seed: int, scenes: int) -> tuple[int, int, int, int]:
 
 def test_cards_of_overlapping_hands_are_found_by_their_indices():
     # 12 generated scenes, 69 cards, most in hands where a lower card shows only its index corner.
-    # Measured: recall 87 %, precision 87 % (the 98 % / 99 % are not reached yet).
+    # Measured: recall 90 %, precision 90 % (the 98 % / 99 % are not reached yet).
     tp, fp, fn, sure_wrong = _scores(seed=8, scenes=12)
-    assert tp / (tp + fn) >= 0.8
-    assert tp / (tp + fp) >= 0.8
+    assert tp / (tp + fn) >= 0.85
+    assert tp / (tp + fp) >= 0.85
     assert sure_wrong <= 1  # a confident wrong card is the failure that matters most
 
 
