@@ -197,8 +197,18 @@ def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float, mod
         # An index's rank and suit are stacked along the card's length, so along an edge of the
         # region (the cards of a hand lie within a few degrees of each other).
         down = _snap(_unit(c[b] - c[a]), angles)
-        if down is not None:
-            candidates.append((glyph(idx[a]), down))
+        if down is None:
+            continue
+        # The second digit of a two-digit rank ("10", Finnish "11"-"13") is read with the digit
+        # of its height that stands just before it.
+        right = np.array([down[1], -down[0]])
+        du, dt = (c - c[a]) @ right, (c - c[a]) @ down
+        before = np.nonzero((du < -0.3 * sz[a]) & (du > -1.3 * sz[a]) & (np.abs(dt) < 0.25 * sz[a])
+                            & (sz >= 0.7 * sz[a]) & (sz <= 1.4 * sz[a]))[0]
+        pts = glyph(idx[a])
+        if len(before):
+            pts = np.concatenate([pts, *(glyph(idx[j]) for j in before)])
+        candidates.append((pts, down))
     # Under blur a small index's rank and suit run together: an elongated blob of about an index's
     # size is tried both ways along its length, its first half as the rank.
     size0 = np.maximum(blobs[1][:, cv2.CC_STAT_WIDTH], blobs[1][:, cv2.CC_STAT_HEIGHT])
