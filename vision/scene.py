@@ -431,11 +431,9 @@ def _card_height(regions: list[np.ndarray], h_img: int) -> float:
     hands' outlines (the top card of a hand shows a whole long edge and a whole short edge in one
     card's proportion); else from the image size."""
     singles = [max(cv2.minAreaRect(c)[1]) for c in regions if _looks_single(c)]
-    if singles:
-        return float(np.median(singles))
     edges = [e for e in map(_whole_card_edges, regions) if e is not None and 0.1 * h_img <= e <= 0.45 * h_img]
-    if edges:
-        return float(np.median(edges))
+    if singles or edges:
+        return float(np.median(singles + edges))
     return 0.2 * h_img
 
 
