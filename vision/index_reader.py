@@ -152,6 +152,13 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cu
              and c[1] < rx + rw + 0.3 * rh and c[1] + c[2] > rx - 0.3 * rh]  # fmt: skip
     if _letter_column(comps, rx, rw, rh):
         return CornerRead(None, joker_text=True, ink=True)
+    if not below and len(rank_ids) == 1:
+        # A pale rank (thin strokes, blurred) run into its dark suit: parted where the dark ink begins.
+        split = _split_pale_rank(grey, labels, (ry, rx, rw, rh, rank_ids[0]), lo, hi)
+        if split is not None:
+            labels, (ry, rx, rw, rh, _), suit_comp = split
+            n = int(labels.max()) + 1
+            below = [suit_comp]
     if not below:
         return CornerRead(None, ink=True)
     # The suit is the sizeable glyph right under the rank, centred on it: slivers (a pip cut by the
@@ -225,6 +232,33 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cu
     ps = _blur_suit(ps, sh * px_scale, config)
     return CornerRead(np.outer(pr, ps), ink=True, score=rank_mass, suit_px=sh * px_scale,
                       suit_at=(sx + sw / 2, sy + sh / 2))
+
+
+def _split_pale_rank(grey: np.ndarray, labels: np.ndarray, rank: tuple[int, int, int, int, int], lo: float,
+                     hi: float) -> tuple[np.ndarray, tuple[int, int, int, int, int], tuple[int, int, int, int, int]] | None:
+    """A "rank" blob that is a pale rank over a dark suit, run together: cut across where the dark
+    ink of its lower part begins.  Returns the relabelled ``labels`` and the (y, x, w, h, label) of
+    the rank and of the suit, or None when the blob holds no such dark lower part."""
+    y, x, w, h, label = rank
+    blob = labels[y : y + h, x : x + w] == label
+    dark = ((grey[y : y + h, x : x + w] < lo + 0.4 * (hi - lo)) & blob).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
+    lower = [i for i in range(1, n) if stats[i, 1] >= 0.35 * h and stats[i, 3] >= 0.2 * h and stats[i, 2] >= 0.3 * w]
+    if not lower:
+        return None
+    cut = int(stats[max(lower, key=lambda i: stats[i, 4]), 1])
+    upper_rows = np.nonzero(blob[:cut].any(axis=1))[0]
+    if cut < 0.35 * h or len(upper_rows) < 3 or dark[: max(1, cut - 1)].mean() > 0.5 * blob[:cut].mean():
+        return None  # no rank above the dark part, or the "rank" is dark too (one glyph, not two)
+    out = labels.copy()
+    new = int(labels.max()) + 1
+    part = out[y + cut : y + h, x : x + w]
+    part[blob[cut:]] = new
+    cols = np.nonzero(blob[:cut].any(axis=0))[0]
+    rank_box = (y + int(upper_rows[0]), x + int(cols[0]), int(cols[-1] - cols[0] + 1), int(upper_rows[-1] - upper_rows[0] + 1), label)
+    srows, scols = np.nonzero(blob[cut:])
+    suit_box = (y + cut + int(srows.min()), x + int(scols.min()), int(scols.max() - scols.min() + 1), int(srows.max() - srows.min() + 1), new)
+    return out, rank_box, suit_box
 
 
 def _same_shape(a: np.ndarray, b: np.ndarray) -> float:

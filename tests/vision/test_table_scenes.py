@@ -202,3 +202,34 @@ def test_finnish_two_digit_ranks_are_not_read_as_aces():
         got = Counter(c["code"] for c in recognize(img) if c["code"] != "unknown")
         extra_aces += sum(n for code, n in (got - Counter(codes)).items() if code[0] == "A")
     assert extra_aces <= 1
+
+
+def _pale_rank_over_dark_suit(rank: str, suit: str, font: str, rng: np.random.Generator) -> np.ndarray:
+    """An index corner: a pale grey rank run into a dark red suit drawn just below it, blurred."""
+    from vision.glyphs import drawn_suit, text_mask
+
+    corner = np.full((96, 54, 3), 235, np.uint8)
+    rm, sm = text_mask(rank, font, 26), drawn_suit(suit, 18, rng)
+    (rh, rw), (sh, sw) = rm.shape, sm.shape
+    a = (rm.astype(np.float32) / 255)[:, :, None]
+    corner[6 : 6 + rh, 8 : 8 + rw] = (corner[6 : 6 + rh, 8 : 8 + rw] * (1 - 0.45 * a)).astype(np.uint8)
+    sy, sx = 6 + rh - 2, 8 + rw // 2 - sw // 2
+    a = (sm.astype(np.float32) / 255)[:, :, None]
+    corner[sy : sy + sh, sx : sx + sw] = (corner[sy : sy + sh, sx : sx + sw] * (1 - a) + np.array([30, 30, 200]) * a).astype(np.uint8)
+    return cv2.GaussianBlur(corner, (0, 0), 1.0)
+
+
+def test_a_pale_rank_run_into_its_dark_suit_is_parted_from_it():
+    from vision.glyphs import font_files
+
+    fonts = font_files()
+    rng = np.random.default_rng(0)
+    model = load_model()
+    right = 0
+    for i, code in enumerate(["7H", "8D", "5H", "9D", "3H", "6D"]):
+        corner = _pale_rank_over_dark_suit(code[0], code[1], fonts[i * 7 % len(fonts)], rng)
+        read = read_corner(corner, model, DEFAULT_CONFIG)
+        if read.probs is not None:
+            r, s = np.unravel_index(int(np.argmax(read.probs)), read.probs.shape)
+            right += "A23456789TJQK"[r] + "SHDC"[s] == code
+    assert right >= 4
