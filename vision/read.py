@@ -37,11 +37,12 @@ def with_pips(image: np.ndarray, quad: np.ndarray, model: Mlp, config: Recognize
         return read
     suits = read.probs.sum(axis=0)
     pair = suits[[1, 2]] if suits[1] + suits[2] > suits[0] + suits[3] else suits[[0, 3]]
-    if pair.max() >= 0.97 * pair.sum():
-        return read  # the index's own suit already tells its shape plainly
+    ace = int(np.argmax(read.probs.sum(axis=1))) == 0
+    if pair.max() >= 0.97 * pair.sum() and not ace:
+        return read  # the index's own suit already tells its shape plainly (an ace's big pip is asked anyway)
     scale = _px_scale(quad, config)
     weights = pip_suit_weights(image, quad, model, config, read, scale)
-    if weights is None and int(np.argmax(read.probs.sum(axis=1))) == 0:
+    if weights is None and ace:
         weights = pip_suit_weights(image, quad, model, config, read, scale, ace=True)
     return read if weights is None else with_pip_suit(read, weights)
 
