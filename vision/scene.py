@@ -192,6 +192,9 @@ def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float, mod
             cache[label] = pixels(label)
         return cache[label]
 
+    # Glyphs of about one height side by side: the digits of a two-digit rank.
+    digits = [np.nonzero((d[i] > 0.3 * sz[i]) & (d[i] < 1.35 * sz[i]) & (sz >= 0.7 * sz[i]) & (sz <= 1.4 * sz[i]))[0]
+              for i in range(len(idx))]
     candidates: list[tuple[np.ndarray, np.ndarray]] = []  # (rank glyph's pixels, the card's "down")
     for a, b in zip(*np.nonzero(pair), strict=True):
         # An index's rank and suit are stacked along the card's length, so along an edge of the
@@ -201,11 +204,12 @@ def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float, mod
             continue
         # The second digit of a two-digit rank ("10", Finnish "11"-"13") is read with the digit
         # of its height that stands just before it.
-        right = np.array([down[1], -down[0]])
-        du, dt = (c - c[a]) @ right, (c - c[a]) @ down
-        before = np.nonzero((du < -0.3 * sz[a]) & (du > -1.3 * sz[a]) & (np.abs(dt) < 0.25 * sz[a])
-                            & (sz >= 0.7 * sz[a]) & (sz <= 1.4 * sz[a]))[0]
         pts = glyph(idx[a])
+        before = digits[a]
+        if len(before):
+            right = np.array([down[1], -down[0]])
+            du, dt = (c[before] - c[a]) @ right, (c[before] - c[a]) @ down
+            before = before[(du < -0.3 * sz[a]) & (du > -1.3 * sz[a]) & (np.abs(dt) < 0.25 * sz[a])]
         if len(before):
             pts = np.concatenate([pts, *(glyph(idx[j]) for j in before)])
         candidates.append((pts, down))
