@@ -196,10 +196,11 @@ def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float, mod
     digits = [np.nonzero((d[i] > 0.3 * sz[i]) & (d[i] < 1.35 * sz[i]) & (sz >= 0.7 * sz[i]) & (sz <= 1.4 * sz[i]))[0]
               for i in range(len(idx))]
     candidates: list[tuple[np.ndarray, np.ndarray]] = []  # (rank glyph's pixels, the card's "down")
-    for a, b in zip(*np.nonzero(pair), strict=True):
-        # An index's rank and suit are stacked along the card's length, so along an edge of the
-        # region (the cards of a hand lie within a few degrees of each other).
-        down = _snap(_unit(c[b] - c[a]), angles)
+    # An index's rank and suit are stacked along the card's length, so along an edge of the region
+    # (the cards of a hand lie within a few degrees of each other).
+    firsts, seconds = np.nonzero(pair)
+    snapped = _snap_all(c[seconds] - c[firsts], angles)
+    for a, down in zip(firsts, snapped, strict=True):
         if down is None:
             continue
         # The second digit of a two-digit rank ("10", Finnish "11"-"13") is read with the digit
@@ -397,6 +398,21 @@ def _edge_angles(contour: np.ndarray) -> np.ndarray:
     length = np.linalg.norm(seg, axis=1)
     long_ = seg[length >= 0.1 * peri / 8]
     return np.mod(np.arctan2(long_[:, 1], long_[:, 0]), np.pi / 2)
+
+
+def _snap_all(vectors: np.ndarray, angles: np.ndarray, tol: float = math.radians(14)) -> list[np.ndarray | None]:
+    """``_snap`` of the directions of many vectors (N, 2) at once."""
+    if len(vectors) == 0:
+        return []
+    a = np.arctan2(vectors[:, 1], vectors[:, 0])
+    if len(angles) == 0:
+        return [np.array([math.cos(v), math.sin(v)]) for v in a]
+    diff = (angles[None, :] - a[:, None] + np.pi / 4) % (np.pi / 2) - np.pi / 4
+    j = np.argmin(np.abs(diff), axis=1)
+    best = diff[np.arange(len(a)), j]
+    a = a + best
+    units = np.stack([np.cos(a), np.sin(a)], axis=1)
+    return [u if abs(d) <= tol else None for u, d in zip(units, best, strict=True)]
 
 
 def _snap(down: np.ndarray, angles: np.ndarray, tol: float = math.radians(14)) -> np.ndarray | None:
