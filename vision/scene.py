@@ -302,11 +302,11 @@ def _erase_lines(ink: np.ndarray, labels: np.ndarray, stats: np.ndarray, card_h:
             a = math.atan2(y2 - y1, x2 - x1)
             if len(angles) and np.min(np.abs((angles - a + np.pi / 4) % (np.pi / 2) - np.pi / 4)) > math.radians(5):
                 continue  # across the card: a stroke of the art
-            if _flanked(whole, (x1, y1), (x2, y2)) > 0.35:
-                continue  # a thick band (pips run together), not a line
             depth = min(cv2.pointPolygonTest(outline, (float(px + x), float(py + y)), True) for px, py in ((x1, y1), (x2, y2)))
             if depth > 0.04 * card_h + 3:
                 continue  # ends inside the region at both ends: printed on a card, not a card's edge
+            if _flanked(whole, (x1, y1), (x2, y2)) > 0.35:
+                continue  # a thick band (pips run together), not a line
             cv2.line(blob, (int(x1), int(y1)), (int(x2), int(y2)), 0, 3)
         if cv2.countNonZero(blob) > glyphs_area:
             continue
