@@ -157,12 +157,11 @@ def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float, mod
         return []
     angles = _edge_angles(contour)
     blobs = (labels, stats)  # as cut: a blob may be a small index run together by blur
-    # A blob too big for a glyph may be a glyph joined to a card's edge or, by grey (a shadow,
-    # blur), to its neighbour: the edge's line is erased, and within the blob only the dark ink kept.
+    # A blob too big for a glyph may be a glyph joined by grey (a card's shadow line, blur) to a
+    # card's edge or to its neighbour: within it only the dark ink is kept.
     big = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) > 0.16 * card_h
     big[0] = False
     if big.any():
-        _erase_lines(ink, labels, stats, card_h, angles, contour - [x0, y0])
         pale = big[labels] & (grey.astype(np.float32) >= config.index_dark_ink * paper.astype(np.float32))
         ink[pale] = 0
         n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
@@ -274,62 +273,6 @@ def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float, mod
     rank_mass = p[:, list(RANK_CLASSES)].sum(axis=1)
     order = np.argsort(-rank_mass, kind="stable")  # the likeliest first: their reads settle the rest
     return [out[i] for i in order if rank_mass[i] >= config.index_prefilter]
-
-
-def _erase_lines(ink: np.ndarray, labels: np.ndarray, stats: np.ndarray, card_h: float, angles: np.ndarray,
-                 outline: np.ndarray) -> bool:
-    """Free the index glyphs that touch a card's edge over another card (a shadow line).  A blob too
-    big to be a glyph that is mostly long straight lines along the cards' edges (``angles``, modulo
-    90 degrees) that run out to the region's ``outline`` (as a card's edge does, and a printed frame
-    does not) has those lines erased from ``ink``; a blob with much more than lines (a court card's
-    art) is left whole.  Returns whether anything was erased."""
-    size = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
-    glyphs_area = 2 * (0.12 * card_h) ** 2  # what a rank and a suit may leave besides the lines
-    erased = False
-    for i in np.nonzero(size > 0.16 * card_h)[0]:
-        if i == 0:
-            continue
-        x, y, w, h = stats[i, :4]
-        if stats[i, cv2.CC_STAT_AREA] > glyphs_area + 4 * (w + h):
-            continue  # more ink than a glyph or two and lines along its box: art
-        blob = (labels[y : y + h, x : x + w] == i).astype(np.uint8) * 255
-        lines = cv2.HoughLinesP(blob, 1, np.pi / 180, threshold=max(8, int(0.15 * card_h)),
-                                minLineLength=0.3 * card_h, maxLineGap=2)
-        if lines is None:
-            continue
-        whole = blob.copy()
-        for x1, y1, x2, y2 in lines.reshape(-1, 4):
-            a = math.atan2(y2 - y1, x2 - x1)
-            if len(angles) and np.min(np.abs((angles - a + np.pi / 4) % (np.pi / 2) - np.pi / 4)) > math.radians(5):
-                continue  # across the card: a stroke of the art
-            depth = min(cv2.pointPolygonTest(outline, (float(px + x), float(py + y)), True) for px, py in ((x1, y1), (x2, y2)))
-            if depth > 0.04 * card_h + 3:
-                continue  # ends inside the region at both ends: printed on a card, not a card's edge
-            if _flanked(whole, (x1, y1), (x2, y2)) > 0.35:
-                continue  # a thick band (pips run together), not a line
-            cv2.line(blob, (int(x1), int(y1)), (int(x2), int(y2)), 0, 3)
-        if cv2.countNonZero(blob) > glyphs_area:
-            continue
-        view = ink[y : y + h, x : x + w]
-        view[(labels[y : y + h, x : x + w] == i) & (blob == 0)] = 0
-        erased = True
-    return erased
-
-
-def _flanked(mask: np.ndarray, a: tuple[int, int], b: tuple[int, int], off: float = 4.0) -> float:
-    """The share of the segment ``a``-``b`` along which ``mask`` has ink ``off`` pixels to either side."""
-    d = np.subtract(b, a).astype(np.float64)
-    n = int(np.hypot(*d)) + 1
-    t = np.linspace(0.0, 1.0, n)[:, None]
-    pts = np.asarray(a, np.float64) + t * d
-    normal = np.array([-d[1], d[0]]) / (np.hypot(*d) + 1e-12)
-    h, w = mask.shape
-    side = np.zeros(n, bool)
-    for sgn in (1.0, -1.0):
-        q = np.rint(pts + sgn * off * normal).astype(int)
-        ok = (q[:, 0] >= 0) & (q[:, 0] < w) & (q[:, 1] >= 0) & (q[:, 1] < h)
-        side[ok] |= mask[q[ok, 1], q[ok, 0]] > 0
-    return float(side.mean())
 
 
 _GRID = np.stack(np.meshgrid(np.linspace(0.08, 0.92, 6), np.linspace(0.06, 0.94, 8)), axis=-1).reshape(-1, 2)
