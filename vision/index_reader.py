@@ -215,7 +215,9 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cu
     # Colour: red ink (hearts, diamonds) against black (spades, clubs); a strong cue that does not
     # depend on the deck's design.
     is_rank[si] = True
-    pix = corner[is_rank[labels]].astype(np.float32)
+    y0, x0 = min(ry, sy), min(rx, sx)
+    y1, x1 = max(ry + rh, sy + sh), max(rx + rw, sx + sw)
+    pix = corner[y0:y1, x0:x1][is_rank[labels[y0:y1, x0:x1]]].astype(np.int16)
     redness = float(np.mean(pix[:, 2] - np.maximum(pix[:, 0], pix[:, 1]))) if len(pix) else 0.0
     is_red = redness > config.red_threshold
     if small_suit:
