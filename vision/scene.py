@@ -247,19 +247,25 @@ def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float, mod
         laid.append((pts, down, right, u, t, rank_h, m, origin, quad, ww, hh))
     # A card laid off the white of the cards is no card: pips of a card's face, not an index.
     white = _on_white(np.stack([c[8] for c in laid]) - [x0, y0], filled, (x0, y0), image.shape[:2])
+    white = white >= config.index_on_white
+    # An index has a card edge close above and close left of its rank; a pip of the art has none.
+    cornered = np.zeros(len(laid), bool)
+    if white.any():
+        sel = np.nonzero(white)[0]
+        cornered[sel] = _near_corner_all(
+            edges, np.array([[laid[i][3].min(), laid[i][3].max(), laid[i][4].min(), laid[i][4].max()] for i in sel]),
+            np.array([laid[i][2] for i in sel]), np.array([laid[i][1] for i in sel]), np.array([laid[i][5] for i in sel]))
     out: list[IndexHypothesis] = []
     upright: list[np.ndarray] = []
     origins = np.zeros((len(candidates), 2))
     downs = np.zeros((len(candidates), 2))
-    for (pts, down, right, u, t, rank_h, m, origin, quad, ww, hh), on_white in zip(laid, white, strict=True):
-        if on_white < config.index_on_white:
+    for (pts, down, _right, u, t, rank_h, m, origin, quad, ww, hh), ok in zip(laid, cornered, strict=True):
+        if not ok:
             continue
         if out:
             near = np.hypot(*(origins[: len(out)] - origin).T) < 0.25 * rank_h
             if np.any(near & (downs[: len(out)] @ down > 0.94)):
                 continue  # the same hypothesis again (another suit glyph, the other digit of a 10)
-        if not _near_corner(edges, u, t, right, down, rank_h):
-            continue
         anchor = (float(pts[:, 0].mean() + x0), float(pts[:, 1].mean() + y0))
         rank_at = ((m + (u.max() - u.min()) / 2) / ww, (m + rank_h / 2) / hh)
         origins[len(out)], downs[len(out)] = origin, down
@@ -303,30 +309,32 @@ def _upright_glyph(u: np.ndarray, t: np.ndarray) -> np.ndarray:
     return cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((2, 2), np.uint8))
 
 
-def _near_corner(edges: np.ndarray, u: np.ndarray, t: np.ndarray, right: np.ndarray, down: np.ndarray,
-                 rank_h: float) -> bool:
-    """Whether an edge (the card's own border, against the felt or over another card) lies close
-    above and close left of the rank glyph, as it does at an index and not at a pip of the art."""
-    reach = 1.0 * rank_h + 2.0
-    steps = np.arange(3.0, reach + 2.0, 1.0)  # from clear of the glyph's own (dilated) outline
+def _near_corner_all(edges: np.ndarray, box: np.ndarray, right: np.ndarray, down: np.ndarray,
+                     rank_h: np.ndarray) -> np.ndarray:
+    """For each of N rank glyphs, whether an edge (the card's own border, against the felt or over
+    another card) lies close above and close left of it, as it does at an index and not at a pip of
+    the art.  ``box`` (N, 4) holds each glyph's u0, u1, t0, t1 (across and down its card), ``right``
+    and ``down`` (N, 2) the card's directions.  Three parallel rays go up and three go left from the
+    glyph, from clear of its own (dilated) outline to a rank height away; any of them meeting an
+    edge, or leaving the region's box (leaving the card), will do."""
+    u0, u1, t0, t1 = box.T
+    steps = np.arange(3.0, float(rank_h.max()) + 4.0, 1.0)
+    valid = steps[None, :] < rank_h[:, None] + 4.0  # (N, S): the steps of each glyph's reach
+    offsets = np.array([-1.0, 0.0, 1.0])
     h, w = edges.shape
 
-    offsets = np.array([-1.0, 0.0, 1.0])
-
-    def hit(start: np.ndarray, direction: np.ndarray, across: np.ndarray, spread: float) -> bool:
-        # Three parallel rays (3, steps, 2); any of them meeting an edge, or leaving the region's
-        # box (leaving the card), will do.
-        p = start + (spread * offsets)[:, None, None] * across + steps[None, :, None] * direction
+    def hit(start: np.ndarray, direction: np.ndarray, across: np.ndarray, spread: np.ndarray) -> np.ndarray:
+        p = (start[:, None, None, :] + (spread[:, None] * offsets)[:, :, None, None] * across[:, None, None, :]
+             + steps[None, None, :, None] * direction[:, None, None, :])  # (N, 3, S, 2)
         xs, ys = np.rint(p[..., 0]).astype(int), np.rint(p[..., 1]).astype(int)
         inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
         met = np.zeros(inside.shape, bool)
         met[inside] = edges[ys[inside], xs[inside]] > 0
-        return bool((met | ~inside).any())
+        return ((met | ~inside) & valid[:, None, :]).any(axis=(1, 2))
 
-    u0, u1, t0, t1 = u.min(), u.max(), t.min(), t.max()
-    top = ((u0 + u1) / 2) * right + t0 * down
-    left = u0 * right + ((t0 + t1) / 2) * down
-    return hit(top, -down, right, 0.3 * (u1 - u0)) and hit(left, -right, down, 0.3 * (t1 - t0))
+    top = ((u0 + u1) / 2)[:, None] * right + t0[:, None] * down
+    left = u0[:, None] * right + ((t0 + t1) / 2)[:, None] * down
+    return hit(top, -down, right, 0.3 * (u1 - u0)) & hit(left, -right, down, 0.3 * (t1 - t0))
 
 
 def _unit(v: np.ndarray) -> np.ndarray:
