@@ -69,7 +69,7 @@ def _trimmed(regions: list[np.ndarray], card_h: float) -> list[np.ndarray]:
     regions of their own.  An opening wider than their strokes and narrower than any visible strip of
     a card keeps the bodies; the region near them is kept, and a region with no body is dropped."""
     k = max(5, int(0.12 * card_h) | 1)
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
     body_area = 0.25 * card_h * card_h / ASPECT
     out = []
     for contour in regions:
