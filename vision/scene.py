@@ -57,10 +57,49 @@ def find_cards(image: np.ndarray, config: RecognizerConfig, mask: np.ndarray | N
                 single = whole
         by_index = _index_cards(image, contour, card_h, model, config)
         found.extend(by_index)
+        if by_index:
+            joker = _unindexed_top_card(image, contour, by_index, card_h, model, config)
+            if joker is not None:
+                found.append(joker)
         if single is not None and len(by_index) <= 1:
             # Not sure, but no hand either: the whole card's two corners are still the best evidence.
             found.append(single)
     return _merge(found, card_h)
+
+
+def _unindexed_top_card(image: np.ndarray, contour: np.ndarray, cards: list[dict[str, Any]], card_h: float,
+                        model: Mlp, config: RecognizerConfig) -> dict[str, Any] | None:
+    """A Joker printed without an index lying on top of a hand: a strip of the region that none of
+    the cards read by their indices covers, where a card turned like them fits, with blank corners."""
+    x, y, w, h = cv2.boundingRect(contour)
+    region = np.zeros((h, w), np.uint8)
+    cv2.drawContours(region, [contour - [x, y]], -1, 255, cv2.FILLED)
+    covered = np.zeros_like(region)
+    for c in cards:
+        cv2.fillConvexPoly(covered, (np.asarray(c["corners"]) - [x, y]).round().astype(np.int32), 255)
+    k = max(3, int(0.08 * card_h) | 1)
+    rest = cv2.morphologyEx(region & ~covered, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    if cv2.countNonZero(rest) < 0.1 * card_h * card_h / ASPECT:
+        return None
+    q = np.asarray(cards[0]["corners"], np.float64)
+    down, right = _unit(q[3] - q[0]), _unit(q[1] - q[0])
+    ys, xs = np.nonzero(rest)
+    pts = np.stack([xs, ys], axis=1).astype(np.float64)
+    u, t = pts @ right, pts @ down
+    hh, ww = card_h, card_h / ASPECT
+    best, best_fit = None, 0.0
+    for u0 in (u.min(), u.max() - ww):
+        for t0 in (t.min(), t.max() - hh):
+            corner = u0 * right + t0 * down
+            quad = np.array([corner, corner + ww * right, corner + ww * right + hh * down, corner + hh * down])
+            fit = float(((u >= u0 - 2) & (u <= u0 + ww + 2) & (t >= t0 - 2) & (t <= t0 + hh + 2)).mean())
+            white = float(_on_white(quad[None], region, (x, y), image.shape[:2])[0])
+            if fit >= 0.85 and white >= 0.9 and fit + white > best_fit:
+                best, best_fit = quad, fit + white
+    if best is None:
+        return None
+    card = read_card(image, portrait_order((best + [x, y]).astype(np.float32)), model, config)
+    return card if card["code"] == "JK" else None
 
 
 def _trimmed(regions: list[np.ndarray], card_h: float) -> list[np.ndarray]:
