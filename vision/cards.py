@@ -92,3 +92,13 @@ def card_contours(mask: np.ndarray, config: RecognizerConfig) -> list[np.ndarray
     area = mask.shape[0] * mask.shape[1]
     big = [c for c in contours if cv2.contourArea(c) >= config.min_card_area * area]
     return sorted(big, key=cv2.contourArea, reverse=True)
+
+
+def card_shaped(contour: np.ndarray, min_fill: float, aspect: tuple[float, float]) -> bool:
+    """Whether an outline is one card's: it fills more than ``min_fill`` of its rotated box, whose
+    long side over its short side lies strictly within ``aspect`` (a card is 88/63 = 1.40; the
+    camera's tilt or a scan's perspective moves that)."""
+    (w, h) = cv2.minAreaRect(contour)[1]
+    if min(w, h) <= 0:
+        return False
+    return cv2.contourArea(contour) / (w * h) > min_fill and aspect[0] < max(w, h) / min(w, h) < aspect[1]

@@ -48,7 +48,7 @@ def read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig,
     """
     if corner.ndim != 3 or corner.shape[2] != 3:
         raise ValueError(f"expected a (h, w, 3) corner, got {corner.shape}")
-    levels = _levels(corner)
+    levels = ink_levels(corner)
     first = _read_corner(corner, model, config, cut="otsu", rank_at=rank_at, px_scale=px_scale, levels=levels)
     if first.joker_text or _strength(first) >= 0.8:
         return first
@@ -75,9 +75,9 @@ def _strength(read: CornerRead) -> float:
     return 0.0 if read.probs is None else float(read.probs.max()) * min(1.0, read.score / 0.9)
 
 
-def _levels(corner: np.ndarray) -> tuple[np.ndarray, float, float, float]:
-    """The corner's grey (darkest channel), its ink and paper levels, and Otsu's cut between them."""
-    b, g, r = cv2.split(corner)
+def ink_levels(crop: np.ndarray) -> tuple[np.ndarray, float, float, float]:
+    """A BGR crop's grey (darkest channel), its ink and paper levels, and Otsu's cut between them."""
+    b, g, r = cv2.split(crop)
     grey = cv2.min(cv2.min(b, g), r)
     # Quantiles by partition: np.percentile's overhead is most of a small crop's cost.
     flat = grey.ravel()
@@ -88,9 +88,9 @@ def _levels(corner: np.ndarray) -> tuple[np.ndarray, float, float, float]:
 
 
 def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cut: str,
-                 rank_at: tuple[float, float] | None = None, px_scale: float = 1.0,
-                 levels: tuple[np.ndarray, float, float, float] | None = None) -> CornerRead:
-    grey, lo, hi, thr = levels if levels is not None else _levels(corner)
+                 rank_at: tuple[float, float] | None, px_scale: float,
+                 levels: tuple[np.ndarray, float, float, float]) -> CornerRead:
+    grey, lo, hi, thr = levels
     if hi - lo < 40:
         return _EMPTY
     if cut == "light":
@@ -217,15 +217,14 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cu
     is_rank[si] = True
     y0, x0 = min(ry, sy), min(rx, sx)
     y1, x1 = max(ry + rh, sy + sh), max(rx + rw, sx + sw)
-    pix = corner[y0:y1, x0:x1][is_rank[labels[y0:y1, x0:x1]]].astype(np.int16)
-    redness = float(np.mean(pix[:, 2] - np.maximum(pix[:, 0], pix[:, 1]))) if len(pix) else 0.0
-    is_red = redness > config.red_threshold
+    red = redness(corner[y0:y1, x0:x1][is_rank[labels[y0:y1, x0:x1]]])
+    is_red = red > config.red_threshold
     if small_suit:
         core = p[2, list(SUIT_CLASSES)]
         ps = ps * (core / (core.sum() + 1e-9) + 0.05)
     sharp = sh * px_scale >= config.suit_bays_px
     colour = np.array(RED) == is_red
-    if abs(redness - config.red_threshold) > config.red_sure_margin and ps[colour].sum() < 0.1 * ps[~colour].sum():
+    if abs(red - config.red_threshold) > config.red_sure_margin and ps[colour].sum() < 0.1 * ps[~colour].sum():
         # Plainly red or plainly black, and a suit glyph that looks like a suit of the other colour
         # (a fragment of the suit, a blot): the colour wins, the suit of that colour is open.
         ps = np.where(colour, ps + 0.02, 0.001 * ps)
@@ -234,6 +233,14 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cu
     ps = _blur_suit(ps, sh * px_scale, config)
     return CornerRead(np.outer(pr, ps), ink=True, score=rank_mass, suit_px=sh * px_scale,
                       suit_at=(sx + sw / 2, sy + sh / 2))
+
+
+def redness(pixels: np.ndarray) -> float:
+    """Mean R - max(G, B) of BGR ``pixels`` (N, 3): high for red ink, about 0 for black or grey."""
+    if len(pixels) == 0:
+        return 0.0
+    pix = pixels.astype(np.int16)
+    return float(np.mean(pix[:, 2] - np.maximum(pix[:, 0], pix[:, 1])))
 
 
 def _split_pale_rank(grey: np.ndarray, labels: np.ndarray, rank: tuple[int, int, int, int, int], lo: float,

@@ -17,7 +17,7 @@ import numpy as np
 
 from .config import RecognizerConfig
 from .features import glyph_features
-from .index_reader import CornerRead, suit_shape_prior
+from .index_reader import CornerRead, ink_levels, redness, suit_shape_prior
 from .model import SUIT_CLASSES, Mlp
 
 # Where the first pip can be, as fractions of the card's width and height (from the top-left corner):
@@ -44,15 +44,9 @@ def pip_suit_weights(image: np.ndarray, quad: np.ndarray, model: Mlp, config: Re
     region_w, region_h, largest = (ACE_W, ACE_H, 0.4) if ace else (REGION_W, REGION_H, 0.2)
     size = (int(region_w * w), int(region_h * h))
     crop = cv2.warpPerspective(image, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    b, g, r = cv2.split(crop)
-    grey = cv2.min(cv2.min(b, g), r)
-    flat = grey.ravel()
-    k_lo, k_hi = int(0.02 * (flat.size - 1)), int(0.90 * (flat.size - 1))
-    part = np.partition(flat, (k_lo, k_hi))
-    lo, hi = float(part[k_lo]), float(part[k_hi])
+    grey, lo, hi, thr = ink_levels(crop)
     if hi - lo < 40:
         return None
-    thr, _ = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     ink = (grey < min(thr, hi - 0.35 * (hi - lo))).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     xs, ys, cws, chs, areas = (stats[:, i] for i in range(5))
@@ -67,9 +61,7 @@ def pip_suit_weights(image: np.ndarray, quad: np.ndarray, model: Mlp, config: Re
     for i in np.nonzero(ok)[0]:
         box = (slice(ys[i], ys[i] + chs[i]), slice(xs[i], xs[i] + cws[i]))
         mask = labels[box] == i
-        pix = crop[box][mask].astype(np.float32)
-        redness = float(np.mean(pix[:, 2] - np.maximum(pix[:, 0], pix[:, 1])))
-        if (redness > config.red_threshold) == red:
+        if (redness(crop[box][mask]) > config.red_threshold) == red:
             cands.append(int(i))
             masks.append(mask.astype(np.uint8) * 255)
     if not cands:

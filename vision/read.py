@@ -16,18 +16,16 @@ CODES = [r + s for r in RANKS for s in SUITS]
 
 
 def read_corner_at(image: np.ndarray, quad: np.ndarray, model: Mlp, config: RecognizerConfig,
-                   rank_at: tuple[float, float] | None = None, *, pips: bool = False) -> CornerRead:
+                   rank_at: tuple[float, float] | None = None) -> CornerRead:
     """Read the index in the top-left corner of the card ``quad`` (TL, TR, BR, BL), warping only that
-    corner; ``rank_at`` is where the rank glyph is, as fractions of the card's width and height.
-    With ``pips``, a suit too small to tell its shape is weighed by the card's first pip as well."""
+    corner; ``rank_at`` is where the rank glyph is, as fractions of the card's width and height."""
     w, h = config.card_width, config.card_height
     dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
     m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
     size = (int(config.corner_w * w), int(config.corner_h * h))
     corner = cv2.warpPerspective(image, m, size, flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
     at = None if rank_at is None else (rank_at[0] * w, rank_at[1] * h)
-    read = read_corner(corner, model, config, at, _px_scale(quad, config))
-    return with_pips(image, quad, model, config, read) if pips else read
+    return read_corner(corner, model, config, at, _px_scale(quad, config))
 
 
 def with_pips(image: np.ndarray, quad: np.ndarray, model: Mlp, config: RecognizerConfig, read: CornerRead) -> CornerRead:

@@ -7,7 +7,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from .cards import card_contours, card_mask, portrait_order, quad_of
+from .cards import card_contours, card_mask, card_shaped, portrait_order, quad_of
 from .config import DEFAULT_CONFIG, RecognizerConfig
 from .image_input import to_bgr8
 from .model import load_model
@@ -38,18 +38,10 @@ def recognize(image: np.ndarray, config: RecognizerConfig = DEFAULT_CONFIG) -> l
     # the picture; many cards touching may cover more, but not in one card's shape (a scan's card
     # may lose its shape to a hot spot of the light that whitens its background, but it is large).
     biggest = cv2.contourArea(contours[0]) / area
-    if biggest >= 0.3 or biggest >= 0.12 and _card_shaped(contours[0]):
+    if biggest >= 0.3 or biggest >= 0.12 and card_shaped(contours[0], 0.85, (1.15, 1.8)):
         quad = portrait_order(quad_of(contours[0]) / scale)
         return [read_card(img, quad, model, config)]
     from .scene import find_cards
 
     return find_cards(img, config, mask if small is img else None)
 
-
-def _card_shaped(contour: np.ndarray) -> bool:
-    """Whether an outline is one card's: nearly fills its rotated box, a card's aspect (or a little
-    off it, for a tilted scan)."""
-    (w, h) = cv2.minAreaRect(contour)[1]
-    if min(w, h) <= 0:
-        return False
-    return cv2.contourArea(contour) / (w * h) > 0.85 and 1.15 < max(w, h) / min(w, h) < 1.8

@@ -21,7 +21,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from .cards import card_mask, portrait_order, quad_of, whiteness
+from .cards import card_mask, card_shaped, portrait_order, quad_of, whiteness
 from .config import RecognizerConfig
 from .features import glyph_features
 from .model import RANK_CLASSES, Mlp, load_model
@@ -391,7 +391,8 @@ def _edge_angles(contour: np.ndarray) -> np.ndarray:
 
 
 def _snap_all(vectors: np.ndarray, angles: np.ndarray, tol: float = math.radians(14)) -> list[np.ndarray | None]:
-    """``_snap`` of the directions of many vectors (N, 2) at once."""
+    """The directions of ``vectors`` (N, 2), each turned onto the nearest edge direction of the region
+    (modulo 90 degrees) as a unit vector, or None where no edge runs within ``tol`` of it."""
     if len(vectors) == 0:
         return []
     a = np.arctan2(vectors[:, 1], vectors[:, 0])
@@ -406,34 +407,18 @@ def _snap_all(vectors: np.ndarray, angles: np.ndarray, tol: float = math.radians
 
 
 def _snap(down: np.ndarray, angles: np.ndarray, tol: float = math.radians(14)) -> np.ndarray | None:
-    """``down`` turned onto the nearest edge direction of the region (modulo 90 degrees), or None
-    when no edge runs within ``tol`` of it."""
-    if len(angles) == 0:
-        return down
-    a = math.atan2(down[1], down[0])
-    diff = (angles - a + np.pi / 4) % (np.pi / 2) - np.pi / 4
-    j = int(np.argmin(np.abs(diff)))
-    if abs(diff[j]) > tol:
-        return None
-    a += float(diff[j])
-    return np.array([math.cos(a), math.sin(a)])
+    """``_snap_all`` of one direction."""
+    return _snap_all(down[None], angles, tol)[0]
 
 
 def _looks_single(contour: np.ndarray) -> bool:
-    (w, h) = cv2.minAreaRect(contour)[1]
-    if min(w, h) <= 0:
-        return False
-    fill = cv2.contourArea(contour) / (w * h)
-    return fill > 0.93 and 1.25 < max(w, h) / min(w, h) < 1.55
+    """Surely one card: a region that holds one card and nothing else."""
+    return card_shaped(contour, 0.93, (1.25, 1.55))
 
 
 def _maybe_single(contour: np.ndarray) -> bool:
     """Roughly a card's shape under the camera's tilt (looser than ``_looks_single``)."""
-    (w, h) = cv2.minAreaRect(contour)[1]
-    if min(w, h) <= 0:
-        return False
-    fill = cv2.contourArea(contour) / (w * h)
-    return fill > 0.82 and 1.15 < max(w, h) / min(w, h) < 1.8
+    return card_shaped(contour, 0.82, (1.15, 1.8))
 
 
 def _card_height(regions: list[np.ndarray], h_img: int) -> float:
