@@ -62,7 +62,10 @@ def read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig,
         third = _read_corner(corner, model, config, cut="dark", rank_at=rank_at, px_scale=px_scale, levels=levels)
         if third.joker_text and not reads:
             return third
-        if third.probs is not None:
+        # When Otsu's cut showed the "rank" for a pip (two pips alike, or a suit turned back), the
+        # darker cut, whose ink is a part of Otsu's, sees parts of the same pips: no rank.
+        vetoed = rank_at is not None and first.probs is not None and first.score == 0.0
+        if third.probs is not None and not vetoed:
             reads.append(third)
     if not reads:
         return first
@@ -137,8 +140,13 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cu
     first = comps[0]
     if rank_at is not None:
         ax, ay = rank_at
-        first = min(comps, key=lambda c: max(0.0, abs(c[1] + c[2] / 2 - ax) - c[2] / 2) + max(0.0, abs(c[0] + c[3] / 2 - ay) - c[3] / 2)
-                    + 0.01 * abs(c[1] + c[2] / 2 - ax) + 0.01 * abs(c[0] + c[3] / 2 - ay))
+        def off(c: tuple[int, int, int, int, int]) -> float:
+            return max(0.0, abs(c[1] + c[2] / 2 - ax) - c[2] / 2) + max(0.0, abs(c[0] + c[3] / 2 - ay) - c[3] / 2)
+
+        first = min(comps, key=lambda c: off(c) + 0.01 * abs(c[1] + c[2] / 2 - ax) + 0.01 * abs(c[0] + c[3] / 2 - ay))
+        if off(first) > 0.1 * h:
+            # No glyph where the rank was seen (this cut lost it): the nearest glyph is another one.
+            return CornerRead(None, ink=True)
     ry, rx, rw, rh = first[0], first[1], first[2], first[3]
     rank_ids = [first[4]]
     for y, x, cw, ch, i in (c for c in comps if c is not first):

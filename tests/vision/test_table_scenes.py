@@ -255,3 +255,32 @@ def test_a_joker_without_an_index_on_top_of_a_hand_is_found():
         img = cv2.GaussianBlur(np.clip(canvas, 0, 255).astype(np.uint8), (0, 0), 0.7)
         found += "JK" in {c["code"] for c in recognize(img)}
     assert found >= 2  # measured: 2 of 4 (none before)
+
+
+def test_no_glyph_where_the_rank_was_seen_reads_nothing():
+    # A hypothesis says where its rank glyph is; a cut that lost that glyph must not read the
+    # nearest glyph instead (the suit, a pip of the art, another card's index).
+    model = load_model()
+    for code, seed in (("7S", 1), ("KH", 4), ("4C", 5)):
+        corner = _corner(code, seed)
+        rank = min(_glyph_centres(corner), key=lambda c: c[1])
+        read = read_corner(corner, model, DEFAULT_CONFIG, rank_at=rank)
+        assert read.probs is not None and "A23456789TJQK"[int(np.argmax(read.probs.sum(axis=1)))] == code[0]
+        beside = (rank[0] + 0.45 * corner.shape[1], rank[1])  # blank paper right of the index
+        assert read_corner(corner, model, DEFAULT_CONFIG, rank_at=beside).probs is None
+
+
+def test_a_rank_otsus_cut_showed_for_a_pip_is_not_read_from_the_darker_cut(monkeypatch):
+    from vision import index_reader
+
+    sure = np.zeros((13, 4))
+    sure[0, 2] = 0.98  # "AD", as a half-hidden heart pip once read in the darker cut
+    reads = {"otsu": index_reader.CornerRead(sure, ink=True, score=0.0),  # two pips alike: vetoed
+             "light": index_reader.CornerRead(None, ink=True),
+             "dark": index_reader.CornerRead(sure, ink=True, score=0.92)}
+    monkeypatch.setattr(index_reader, "_read_corner", lambda *a, cut, **k: reads[cut])
+    corner = np.full((96, 54, 3), 255, np.uint8)
+    read = index_reader.read_corner(corner, load_model(), DEFAULT_CONFIG, rank_at=(10.0, 12.0))
+    assert index_reader._strength(read) < 0.5
+    # Without a place for the rank (a whole card's corner), the darker cut still reads.
+    assert index_reader._strength(index_reader.read_corner(corner, load_model(), DEFAULT_CONFIG)) > 0.9
