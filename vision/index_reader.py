@@ -60,7 +60,9 @@ def read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig,
         # No sure rank over suit: blur can run a small index's rank and suit into one blob (or
         # into the card's edge), which a cut nearer the ink's own darkness parts.
         third = _read_corner(corner, model, config, cut="dark", rank_at=rank_at, px_scale=px_scale, levels=levels)
-        if third.joker_text and not reads:
+        if third.joker_text:
+            # "JOKER" down the corner, its letters parted only by the darker cut: no rank read so
+            # far is sure, and a column of letters is no rank over suit.
             return third
         # When Otsu's cut showed the "rank" for a pip (two pips alike, or a suit turned back), the
         # darker cut, whose ink is a part of Otsu's, sees parts of the same pips: no rank.

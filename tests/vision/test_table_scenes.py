@@ -284,3 +284,19 @@ def test_a_rank_otsus_cut_showed_for_a_pip_is_not_read_from_the_darker_cut(monke
     assert index_reader._strength(read) < 0.5
     # Without a place for the rank (a whole card's corner), the darker cut still reads.
     assert index_reader._strength(index_reader.read_corner(corner, load_model(), DEFAULT_CONFIG)) > 0.9
+
+
+def test_a_joker_column_parted_only_by_the_darker_cut_wins_over_unsure_rank_reads(monkeypatch):
+    # A blurred "JOKER" runs together in Otsu's and the lighter cut, which then read some rank
+    # unsurely; the darker cut parts the letters: the corner is a Joker's.
+    from vision import index_reader
+
+    unsure = np.zeros((13, 4))
+    unsure[11, 0] = 0.58  # "QS" off the run-together letters
+    reads = {"otsu": index_reader.CornerRead(unsure, ink=True, score=0.87),
+             "light": index_reader.CornerRead(unsure * 0.6, ink=True, score=0.87),
+             "dark": index_reader.CornerRead(None, joker_text=True, ink=True)}  # fmt: skip
+    monkeypatch.setattr(index_reader, "_read_corner", lambda *a, cut, **k: reads[cut])
+    corner = np.full((96, 54, 3), 255, np.uint8)
+    assert index_reader.read_corner(corner, load_model(), DEFAULT_CONFIG, rank_at=(10.0, 12.0)).joker_text
+    assert index_reader.read_corner(corner, load_model(), DEFAULT_CONFIG).joker_text
