@@ -31,9 +31,12 @@ class CornerRead:
     score: float = 0.0  # how much the rank glyph looks like a rank (not like a suit, a pip, junk)
     suit_px: float = 0.0  # the suit glyph's height in the photograph (pixels)
     suit_at: tuple[float, float] = (0.0, 0.0)  # the suit glyph's centre in the corner crop (x, y)
+    lone_one: bool = False  # the rank glyph reads as a Finnish "1" (the first digit of 10-13 too)
 
 
 _EMPTY = CornerRead(None)
+_FINNISH_ONE = CLASSES.index("1")
+_TWO_DIGITS = [RANKS.index(r) for r in "TJQK"]  # printed 10, 11, 12, 13 in Finnish indices
 _RANK_INDEX = np.array([RANKS.index(RANK_OF[CLASSES[c]]) for c in RANK_CLASSES])  # class -> rank (A..K)
 
 
@@ -50,8 +53,16 @@ def read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig,
         raise ValueError(f"expected a (h, w, 3) corner, got {corner.shape}")
     levels = ink_levels(corner)
     first = _read_corner(corner, model, config, cut="otsu", rank_at=rank_at, px_scale=px_scale, levels=levels)
-    if first.joker_text or _strength(first) >= 0.8:
+    if first.joker_text:
         return first
+    if _strength(first) >= 0.8:
+        if not first.lone_one:
+            return first
+        # A "1" is also the first digit of a 10 (or a Finnish 11-13) whose second digit this cut
+        # lost (thin, pale): a lighter cut that reads the two digits surely sees more of the index.
+        light = _read_corner(corner, model, config, cut="light", rank_at=rank_at, px_scale=px_scale, levels=levels)
+        two_digits = light.probs is not None and int(np.argmax(light.probs.sum(axis=1))) in _TWO_DIGITS
+        return light if two_digits and _strength(light) >= 0.8 else first
     # Thin stroked indices, blurred, stay paler than Otsu's cut when big dark pips share the
     # corner: read again with a cut nearer the paper white and keep the surer reading.
     second = _read_corner(corner, model, config, cut="light", rank_at=rank_at, px_scale=px_scale, levels=levels)
@@ -242,7 +253,7 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cu
     ps /= ps.sum() + 1e-12
     ps = _blur_suit(ps, sh * px_scale, config)
     return CornerRead(np.outer(pr, ps), ink=True, score=rank_mass, suit_px=sh * px_scale,
-                      suit_at=(sx + sw / 2, sy + sh / 2))
+                      suit_at=(sx + sw / 2, sy + sh / 2), lone_one=bool(np.argmax(p[0]) == _FINNISH_ONE))
 
 
 def redness(pixels: np.ndarray) -> float:

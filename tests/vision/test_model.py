@@ -1,0 +1,32 @@
+import numpy as np
+
+from vision.model import CLASSES, Mlp, averaged, load_model
+
+
+def _logits(m: Mlp, x: np.ndarray) -> np.ndarray:
+    h = np.maximum((x - m.mean) / m.std @ m.w1 + m.b1, 0)
+    return h @ m.w2 + m.b2
+
+
+def test_the_averaged_perceptron_gives_the_mean_of_its_members_logits():
+    rng = np.random.default_rng(0)
+    f, k = 12, len(CLASSES)
+    members = [Mlp(rng.normal(0, 1, f).astype(np.float32), rng.uniform(0.5, 2, f).astype(np.float32),
+                   rng.normal(0, 1, (f, 5)).astype(np.float32), rng.normal(0, 1, 5).astype(np.float32),
+                   rng.normal(0, 1, (5, k)).astype(np.float32), rng.normal(0, 1, k).astype(np.float32))
+               for _ in range(3)]  # fmt: skip
+    x = rng.normal(0, 1, (7, f)).astype(np.float32)
+    want = np.mean([_logits(m, x) for m in members], axis=0)
+    p = np.exp(want - want.max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    assert np.allclose(averaged(members).probabilities(x), p, atol=1e-5)
+
+
+def test_training_makes_a_classifier_of_every_class(tmp_path):
+    from vision.train import train
+
+    out = train(tmp_path / "m.npz", per_class=6, epochs=1, seeds=(1, 2), log=lambda *a: None)
+    model = load_model(out)
+    shipped = load_model()
+    assert model.w1.shape == (shipped.w1.shape[0], 2 * 192) and model.w2.shape[1] == len(CLASSES)
+    assert np.allclose(model.probabilities(np.zeros((1, model.w1.shape[0]), np.float32)).sum(), 1.0)
