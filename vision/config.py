@@ -16,10 +16,6 @@ class RecognizerConfig:
     corner_w: float = 0.30  # index corner crop, fractions of the canonical card
     corner_h: float = 0.38
     unknown_below: float = 0.5  # below this confidence the code is "unknown" (with the best guesses)
-    # ... and this for a card of which one index corner only is seen (a hand's lower cards): one
-    # corner's read has no second corner to agree with (on generated scenes, 6 of 8 such reads at
-    # 0.5-0.6 were wrong)
-    one_corner_unknown_below: float = 0.6
     joker_no_index_confidence: float = 0.72  # a card whose corners hold no index (many Jokers print none)
     single_corner_factor: float = 0.9  # confidence when only one corner could be read
     index_prefilter: float = 0.1  # table scenes: below this a rank glyph as photographed is not worth reading

@@ -56,7 +56,7 @@ def _px_scale(quad: np.ndarray, config: RecognizerConfig) -> float:
 def card_from_corner(read: CornerRead, quad: np.ndarray, config: RecognizerConfig) -> dict[str, Any]:
     """The contract's card for a card of which only the top-left index could be read."""
     code, confidence, guesses, _ = _combine(read, CornerRead(None), config, False)
-    return _card(code, confidence, guesses, quad, config, config.one_corner_unknown_below)
+    return _card(code, confidence, guesses, quad, config)
 
 
 def read_card(image: np.ndarray, quad: np.ndarray, model: Mlp, config: RecognizerConfig, *,
@@ -87,10 +87,9 @@ def _rank_like(read: CornerRead, config: RecognizerConfig) -> CornerRead:
 
 
 def _card(code: str, confidence: float, guesses: list[dict[str, Any]], corners: np.ndarray,
-          config: RecognizerConfig, unknown_below: float | None = None) -> dict[str, Any]:
-    threshold = config.unknown_below if unknown_below is None else unknown_below
+          config: RecognizerConfig) -> dict[str, Any]:
     out: dict[str, Any] = {
-        "code": code if confidence >= threshold else "unknown",
+        "code": code if confidence >= config.unknown_below else "unknown",
         "confidence": round(float(confidence), 4),
         "corners": [[round(float(x), 2), round(float(y), 2)] for x, y in corners],
     }

@@ -300,17 +300,3 @@ def test_a_joker_column_parted_only_by_the_darker_cut_wins_over_unsure_rank_read
     corner = np.full((96, 54, 3), 255, np.uint8)
     assert index_reader.read_corner(corner, load_model(), DEFAULT_CONFIG, rank_at=(10.0, 12.0)).joker_text
     assert index_reader.read_corner(corner, load_model(), DEFAULT_CONFIG).joker_text
-
-
-def test_a_card_seen_by_one_corner_is_named_only_from_a_higher_confidence():
-    from vision.index_reader import CornerRead
-    from vision.read import _card, card_from_corner
-
-    quad = np.array([[0, 0], [63, 0], [63, 88], [0, 88]], np.float32)
-    probs = np.zeros((13, 4))
-    probs[3, 1], probs[4, 1] = 0.62, 0.38  # "4H" at 0.62, times the one-corner factor 0.9: 0.558
-    one = card_from_corner(CornerRead(probs, ink=True, score=1.0), quad, DEFAULT_CONFIG)
-    assert one["code"] == "unknown" and one["guesses"][0]["code"] == "4H"
-    assert 0.5 < one["guesses"][0]["confidence"] < DEFAULT_CONFIG.one_corner_unknown_below
-    # Two corners that agree at that confidence (a shoe scan, a card lying alone) name the card.
-    assert _card("4H", 0.558, [], quad, DEFAULT_CONFIG)["code"] == "4H"
