@@ -29,7 +29,7 @@ class RecognizerConfig:
     suit_bays_px: float = 14.0  # a suit this tall in the photograph (px) shows a club's or heart's bays
     suit_core_below_px: float = 12.0  # a suit shorter than this in the photograph is read from its core too
     suit_core_fraction: float = 0.35  # the core: this darkest fraction of the suit's ink
-    pip_min_px: float = 10.0  # a pip this tall in the photograph (px) or more can witness for a small index's suit
+    pip_min_px: float = 6.0  # a pip this tall in the photograph (px) or more can witness for a small index's suit
     pip_suit_mass: float = 0.8  # ... when it reads this surely as a suit (not a rank, letter or art)
     red_threshold: float = 28.0  # mean R - max(G, B) of ink pixels above which the ink is red
     red_sure_margin: float = 30.0  # this far from the threshold the colour is plain
