@@ -171,8 +171,10 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cu
             rx, ry = nx, ny
     below = [c for c in comps if c[4] not in rank_ids and c[0] >= ry + 0.7 * rh
              and c[1] < rx + rw + 0.3 * rh and c[1] + c[2] > rx - 0.3 * rh]  # fmt: skip
-    if _letter_column(comps, rx, rw, rh):
-        return CornerRead(None, joker_text=True, ink=True)
+    letters = _letter_column(comps, rx, rw, rh)
+    joker = CornerRead(None, joker_text=True, ink=True)
+    if letters and not below:
+        return joker
     if not below and len(rank_ids) == 1:
         # A pale rank (thin strokes, blurred) run into its dark suit: parted where the dark ink begins.
         split = _split_pale_rank(grey, labels, (ry, rx, rw, rh, rank_ids[0]), lo, hi)
@@ -186,11 +188,11 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cu
     # crop or by the line removal) and glyphs off to the side are pips of the card's art.
     sized = [c for c in below if c[3] >= 0.3 * rh and c[2] >= 0.25 * rh]
     if not sized:
-        return CornerRead(None, ink=True)
+        return joker if letters else CornerRead(None, ink=True)
     centre = rx + rw / 2
     suit = min(sized, key=lambda c: (c[0] - (ry + rh)) + 0.7 * abs(c[1] + c[2] / 2 - centre))
     if suit[0] - (ry + rh) > 1.5 * rh:
-        return CornerRead(None, ink=True)
+        return joker if letters else CornerRead(None, ink=True)
     is_rank = np.zeros(n, bool)
     is_rank[rank_ids] = True
     rank_mask = is_rank[labels[ry : ry + rh, rx : rx + rw]].astype(np.uint8) * 255
@@ -215,6 +217,10 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cu
     # The rank glyph's probability is shared among the ranks and junk, the suit glyph's among the
     # suits and junk; a rank glyph that looks like a suit (a pip of the art, a hypothesis turned the
     # wrong way round) keeps that mass against it, and so does a suit glyph that looks like a rank.
+    if letters and float(p[1, list(SUIT_CLASSES)].sum()) < 0.5:
+        # A column of letters whose second is no suit: "JOKER" down the corner.  (A rank over a
+        # plain suit with more glyphs under it, a chip's rim or pips, is an index.)
+        return joker
     pr = np.bincount(_RANK_INDEX, weights=p[0, list(RANK_CLASSES)], minlength=13)
     ps = p[1, list(SUIT_CLASSES)]
     rank_mass = float(pr.sum())  # of every class, junk included: does the glyph look like a rank at all?
@@ -317,6 +323,8 @@ def _letter_column(comps: list[tuple[int, int, int, int, int]], rx: int, rw: int
     col = [c for c in comps if abs((c[1] + c[2] / 2) - (rx + rw / 2)) < 0.6 * max(rw, rh) and 0.5 < c[3] / rh < 1.6]
     if len(col) < 4:
         return False
+    if sum(1 for c in col if min(c[2], c[3]) >= 0.5 * max(c[2], c[3])) < 3:
+        return False  # thin strokes: the dashes of a broken line (a court card's frame), not letters
     col.sort()
     gaps = [b[0] - (a[0] + a[3]) for a, b in zip(col, col[1:], strict=False)]
     return sum(1 for g in gaps[:4] if -0.2 * rh < g < 0.8 * rh) >= 3

@@ -322,3 +322,36 @@ def test_small_cards_lying_alone_are_found():
         found += sum((got & Counter(codes)).values())
         total += len(codes)
     assert found >= 0.75 * total, (found, total)
+
+
+def _ink(corner: np.ndarray, mask: np.ndarray, y: int, x: int, colour: tuple[int, int, int]) -> None:
+    a = (mask.astype(np.float32) / 255)[:, :, None]
+    h, w = mask.shape
+    corner[y : y + h, x : x + w] = (corner[y : y + h, x : x + w] * (1 - a) + np.array(colour) * a).astype(np.uint8)
+
+
+def test_a_broken_line_or_a_chip_under_an_index_is_no_joker_column():
+    from vision.glyphs import drawn_suit, font_files, text_mask
+
+    model = load_model()
+    # The dashes of a court card's thin frame, broken by blur and noise, run down the corner.
+    dashes = np.full((96, 54, 3), 235, np.uint8)
+    for y in range(8, 90, 11):
+        cv2.rectangle(dashes, (14, y), (16, y + 7), (60, 60, 60), -1)
+    read = read_corner(cv2.GaussianBlur(dashes, (0, 0), 0.6), model, DEFAULT_CONFIG)
+    assert not read.joker_text
+    # A "2" over its heart, and under them the white notches of a chip cut its rim into pieces.
+    index = np.full((96, 54, 3), 235, np.uint8)
+    rng = np.random.default_rng(0)
+    _ink(index, text_mask("2", font_files()[0], 20), 6, 10, (30, 30, 200))
+    _ink(index, drawn_suit("H", 14, rng), 30, 10, (30, 30, 200))
+    for y in (50, 66, 82):
+        cv2.ellipse(index, (16, y + 6), (8, 6), 0, 0, 360, (170, 60, 30), -1)
+    read = read_corner(cv2.GaussianBlur(index, (0, 0), 0.6), model, DEFAULT_CONFIG)
+    assert not read.joker_text and read.probs is not None
+    assert _code_of(read) == "2H"
+
+
+def _code_of(read) -> str:  # type: ignore[no-untyped-def]
+    i = np.unravel_index(int(np.argmax(read.probs)), read.probs.shape)
+    return "A23456789TJQK"[i[0]] + "SHDC"[i[1]]
