@@ -42,7 +42,31 @@ def find_cards(image: np.ndarray, config: RecognizerConfig, mask: np.ndarray | N
     h_img = image.shape[0]
     min_area = (0.1 * h_img) ** 2 * 0.35
     regions = [c for c in contours if cv2.contourArea(c) >= min_area]
-    card_h = _card_height(regions, h_img)
+    measured = _card_height(regions, h_img)
+    if measured is not None:
+        return _cards_at(image, regions, measured, model, config)
+    # No card's outline to go by (every region a hand, no top card showing a whole long and short
+    # edge): the cards are read at a small, a middle and a large card size of the scenes' span
+    # (85-210 px in 720), and the size whose cards cover the card-white regions best is kept (too
+    # small a size leaves white uncovered, too large a one lays cards over the felt).
+    white = np.zeros(mask.shape, np.uint8)
+    cv2.drawContours(white, regions, -1, 1, cv2.FILLED)
+    best: tuple[float, list[dict[str, Any]]] | None = None
+    for card_h in (0.13 * h_img, 0.2 * h_img, 0.27 * h_img):
+        cards = _cards_at(image, regions, card_h, model, config)
+        laid = np.zeros_like(white)
+        for c in cards:
+            cv2.fillConvexPoly(laid, np.asarray(c["corners"]).round().astype(np.int32), 1)
+        score = cv2.countNonZero(laid & white) / max(cv2.countNonZero(laid | white), 1)
+        if best is None or score > best[0]:
+            best = (score, cards)
+    assert best is not None
+    return best[1]
+
+
+def _cards_at(image: np.ndarray, regions: list[np.ndarray], card_h: float, model: Mlp,
+              config: RecognizerConfig) -> list[dict[str, Any]]:
+    """The cards of the scene's card-white ``regions``, the cards being ``card_h`` pixels tall."""
     found: list[dict[str, Any]] = []
     for contour in _trimmed(regions, card_h):
         single = None  # the region read whole, when that names a card
@@ -421,15 +445,15 @@ def _maybe_single(contour: np.ndarray) -> bool:
     return card_shaped(contour, 0.82, (1.15, 1.8))
 
 
-def _card_height(regions: list[np.ndarray], h_img: int) -> float:
+def _card_height(regions: list[np.ndarray], h_img: int) -> float | None:
     """The card height in pixels: from regions that hold one card; else from the straight edges of
     hands' outlines (the top card of a hand shows a whole long edge and a whole short edge in one
-    card's proportion); else from the image size."""
+    card's proportion); else None."""
     singles = [max(cv2.minAreaRect(c)[1]) for c in regions if _looks_single(c)]
     edges = [e for e in map(_whole_card_edges, regions) if e is not None and 0.1 * h_img <= e <= 0.45 * h_img]
     if singles or edges:
         return float(np.median(singles + edges))
-    return 0.2 * h_img
+    return None
 
 
 def _whole_card_edges(contour: np.ndarray) -> float | None:
