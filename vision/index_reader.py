@@ -148,9 +148,10 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cu
         # over it (noise, texture, not a card at all) say nothing.
         return CornerRead(None, ink=bool(ink.mean() > 0.05))
     comps.sort()
-    # The index sits near the corner: start from the component nearest the top-left.
+    # The index sits near the corner: start from the component nearest the top-left that is tall
+    # enough for a rank (not a speck: the felt left in the corner by a card's rounded corner).
     comps.sort(key=lambda c: c[0] + 0.5 * c[1])
-    first = comps[0]
+    first = next((c for c in comps if c[3] >= 0.1 * h), comps[0])
     if rank_at is not None:
         ax, ay = rank_at
         def off(c: tuple[int, int, int, int, int]) -> float:

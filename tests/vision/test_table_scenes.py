@@ -388,3 +388,14 @@ def test_small_cards_in_hands_only_are_read_at_a_card_size_that_fits_them():
         found += sum((got & Counter(codes)).values())
         total += len(codes)
     assert found >= 0.6 * total, (found, total)
+
+
+def test_felt_left_in_a_rounded_corner_is_not_taken_for_the_rank():
+    # The quad is the card's sharp rectangle: a round corner leaves a speck of felt at the crop's
+    # top left, nearer the corner than the rank.
+    model = load_model()
+    for code, seed in (("7S", 1), ("KH", 4), ("4C", 5)):
+        corner = _corner(code, seed)
+        corner[3:8, 3:8] = (40, 90, 30)  # the felt, parted from the crop's edge by its trimmed sliver
+        read = read_corner(corner, model, DEFAULT_CONFIG)
+        assert read.probs is not None and _code_of(read) == code
