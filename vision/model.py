@@ -36,13 +36,14 @@ class Mlp:
     b2: np.ndarray
 
     def probabilities(self, x: np.ndarray) -> np.ndarray:
-        """Class probabilities (N, len(CLASSES)) for features (N, F)."""
+        """Class probabilities (N, len(CLASSES)) for features (N, F): of an ensemble (``w2`` with a
+        block of classes per member), the mean of its members' probabilities."""
         z = (x - self.mean) / self.std
         h = np.maximum(z @ self.w1 + self.b1, 0)
-        logits = h @ self.w2 + self.b2
-        logits -= logits.max(axis=1, keepdims=True)
+        logits = (h @ self.w2 + self.b2).reshape(len(x), -1, len(CLASSES))
+        logits -= logits.max(axis=2, keepdims=True)
         e = np.exp(logits)
-        return e / e.sum(axis=1, keepdims=True)
+        return (e / e.sum(axis=2, keepdims=True)).mean(axis=1)
 
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -50,13 +51,19 @@ class Mlp:
 
 
 def averaged(models: list[Mlp]) -> Mlp:
-    """One perceptron whose logits are the mean of ``models``' logits (their hidden layers side by
-    side, each input standardisation folded into its first layer): an ensemble at the cost of one
-    wider layer."""
+    """One ensemble of ``models``, whose probabilities are the mean of theirs: their hidden layers
+    side by side (each input standardisation folded into its first layer), each member's output
+    layer reading only its own hidden units.  Where the members disagree the mean is unsure, as it
+    should be; a mean of logits would let one member's overconfidence carry it."""
+    k, hidden = len(CLASSES), [m.w1.shape[1] for m in models]
     w1 = np.concatenate([m.w1 / m.std[:, None] for m in models], axis=1)
     b1 = np.concatenate([m.b1 - (m.mean / m.std) @ m.w1 for m in models])
-    w2 = np.concatenate([m.w2 for m in models], axis=0) / len(models)
-    b2 = np.mean([m.b2 for m in models], axis=0)
+    w2 = np.zeros((sum(hidden), k * len(models)), np.float32)
+    row = 0
+    for i, m in enumerate(models):
+        w2[row : row + hidden[i], i * k : (i + 1) * k] = m.w2
+        row += hidden[i]
+    b2 = np.concatenate([m.b2 for m in models])
     f = w1.shape[0]
     return Mlp(np.zeros(f, np.float32), np.ones(f, np.float32), w1.astype(np.float32), b1.astype(np.float32),
                w2.astype(np.float32), b2.astype(np.float32))

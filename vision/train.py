@@ -4,8 +4,8 @@ The glyphs are drawn with every Latin font face on the machine (DejaVu excluded:
 is drawn with it).  The shipped model was trained with the Debian font packages that ``bin/test``
 installs (FONTS there); the same packages, seeds and machine give the same model.
 
-The classifier is three perceptrons, each trained on its own seed's glyphs, whose logits are
-averaged (``model.averaged``).  One perceptron's errors depend on its seed: trained again on the
+The classifier is three perceptrons, each trained on its own seed's glyphs, whose probabilities
+are averaged (``model.averaged``).  One perceptron's errors depend on its seed: trained again on the
 same glyphs with floating-point sums in another order (another BLAS or CPU), one perceptron's
 development-set table recall moved by a point either way.  Three of them together move far less,
 and their confidences are more honest.

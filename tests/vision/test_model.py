@@ -8,7 +8,7 @@ def _logits(m: Mlp, x: np.ndarray) -> np.ndarray:
     return h @ m.w2 + m.b2
 
 
-def test_the_averaged_perceptron_gives_the_mean_of_its_members_logits():
+def test_the_ensemble_gives_the_mean_of_its_members_probabilities():
     rng = np.random.default_rng(0)
     f, k = 12, len(CLASSES)
     members = [Mlp(rng.normal(0, 1, f).astype(np.float32), rng.uniform(0.5, 2, f).astype(np.float32),
@@ -16,10 +16,12 @@ def test_the_averaged_perceptron_gives_the_mean_of_its_members_logits():
                    rng.normal(0, 1, (5, k)).astype(np.float32), rng.normal(0, 1, k).astype(np.float32))
                for _ in range(3)]  # fmt: skip
     x = rng.normal(0, 1, (7, f)).astype(np.float32)
-    want = np.mean([_logits(m, x) for m in members], axis=0)
-    p = np.exp(want - want.max(axis=1, keepdims=True))
-    p /= p.sum(axis=1, keepdims=True)
-    assert np.allclose(averaged(members).probabilities(x), p, atol=1e-5)
+    want = np.mean([m.probabilities(x) for m in members], axis=0)
+    for m in members:  # each member alone is the plain perceptron
+        z = _logits(m, x)
+        p = np.exp(z - z.max(axis=1, keepdims=True))
+        assert np.allclose(m.probabilities(x), p / p.sum(axis=1, keepdims=True), atol=1e-6)
+    assert np.allclose(averaged(members).probabilities(x), want, atol=1e-5)
 
 
 def test_training_makes_a_classifier_of_every_class(tmp_path):
@@ -28,5 +30,5 @@ def test_training_makes_a_classifier_of_every_class(tmp_path):
     out = train(tmp_path / "m.npz", per_class=6, epochs=1, seeds=(1, 2), log=lambda *a: None)
     model = load_model(out)
     shipped = load_model()
-    assert model.w1.shape == (shipped.w1.shape[0], 2 * 192) and model.w2.shape[1] == len(CLASSES)
+    assert model.w1.shape == (shipped.w1.shape[0], 2 * 192) and model.w2.shape == (2 * 192, 2 * len(CLASSES))
     assert np.allclose(model.probabilities(np.zeros((1, model.w1.shape[0]), np.float32)).sum(), 1.0)
