@@ -5,10 +5,11 @@ is drawn with it).  The shipped model was trained with the Debian font packages 
 installs (FONTS there); the same packages, seeds and machine give the same model.
 
 The classifier is three perceptrons, each trained on its own seed's glyphs, whose probabilities
-are averaged (``model.averaged``).  One perceptron's errors depend on its seed: trained again on the
-same glyphs with floating-point sums in another order (another BLAS or CPU), one perceptron's
-development-set table recall moved by a point either way.  Three of them together move far less,
-and their confidences are more honest.
+are averaged (``model.averaged``).  One perceptron's errors depend on its seed and on the machine:
+trained again on the same glyphs on another machine (most likely a BLAS that sums in another order),
+the single perceptron shipped before measured a point less development-set table recall, and single
+perceptrons of seeds 1-5 spread over two points.  Where three disagree their mean is unsure, as it
+should be.
 """
 
 from __future__ import annotations

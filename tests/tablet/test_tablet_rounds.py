@@ -336,7 +336,7 @@ def test_a_pit_boss_corrects_a_card_after_settlement_and_sees_the_re_settlement(
 def real_scan_image(code: str) -> bytes:
     """A generated photo of ``code`` (vision's synthetic shoe scan) that the real recogniser reads surely.
 
-    The generator is seeded; the first seed whose image reads as ``code`` with confidence >= 0.9 is
+    The generator is seeded; the first seed whose JPEG, as uploaded, reads as ``code`` with confidence >= 0.9 is
     taken, so the round below is about the tablet's flow, not about vision's accuracy (measured there).
     """
     import cv2
@@ -348,10 +348,10 @@ def real_scan_image(code: str) -> bytes:
     for seed in range(40):
         rng = np.random.default_rng(seed)
         img, _ = shoe_image(code, rng, random_style(rng, finnish=True))
-        cards = recognize(img)
+        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        assert ok
+        cards = recognize(cv2.imdecode(buf, cv2.IMREAD_COLOR))  # as the server will see the upload
         if cards and cards[0]["code"] == code and cards[0]["confidence"] >= 0.9:
-            ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 90])
-            assert ok
             return bytes(buf)
     raise AssertionError(f"no generated image of {code} reads surely")
 
