@@ -35,6 +35,8 @@ class CornerRead:
 
 
 _EMPTY = CornerRead(None)
+_INKED = CornerRead(None, ink=True)  # ink, but no index read
+_JOKER_TEXT = CornerRead(None, joker_text=True, ink=True)
 _FINNISH_ONE = CLASSES.index("1")
 _TWO_DIGITS = [RANKS.index(r) for r in "TJQK"]  # printed 10, 11, 12, 13 in Finnish indices
 _RANK_INDEX = np.array([RANKS.index(RANK_OF[CLASSES[c]]) for c in RANK_CLASSES])  # class -> rank (A..K)
@@ -103,19 +105,24 @@ def ink_levels(crop: np.ndarray) -> tuple[np.ndarray, float, float, float]:
     return grey, float(part[k_lo]), float(part[k_hi]), float(otsu)
 
 
+def cut_level(lo: float, hi: float, otsu: float, cut: str = "otsu") -> float:
+    """The grey level under which a crop's pixels are ink, for ``ink_levels`` (ink ``lo``, paper
+    ``hi``, Otsu's cut): "otsu" (never paler than 35% down from the paper), "light" (near the paper:
+    thin strokes) or "dark" (near the ink's own darkness: glyphs that blur ran together)."""
+    if cut == "light":
+        return hi - 0.2 * (hi - lo)
+    if cut == "dark":
+        return lo + 0.4 * (hi - lo)
+    return min(otsu, hi - 0.35 * (hi - lo))
+
+
 def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cut: str,
                  rank_at: tuple[float, float] | None, px_scale: float,
                  levels: tuple[np.ndarray, float, float, float]) -> CornerRead:
-    grey, lo, hi, thr = levels
+    grey, lo, hi, otsu = levels
     if hi - lo < 40:
         return _EMPTY
-    if cut == "light":
-        thr = hi - 0.2 * (hi - lo)
-    elif cut == "dark":
-        thr = lo + 0.4 * (hi - lo)
-    else:
-        thr = min(thr, hi - 0.35 * (hi - lo))
-    ink = (grey < thr).astype(np.uint8)
+    ink = (grey < cut_level(lo, hi, otsu, cut)).astype(np.uint8)
     h, w = ink.shape
     # Long straight lines are never part of an index: the card's own edge (a sliver of background
     # left by the rectification) and the frames of court-card art.  Removing them frees an index
@@ -160,7 +167,7 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cu
         first = min(comps, key=lambda c: off(c) + 0.01 * abs(c[1] + c[2] / 2 - ax) + 0.01 * abs(c[0] + c[3] / 2 - ay))
         if off(first) > 0.1 * h:
             # No glyph where the rank was seen (this cut lost it): the nearest glyph is another one.
-            return CornerRead(None, ink=True)
+            return _INKED
     ry, rx, rw, rh = first[0], first[1], first[2], first[3]
     rank_ids = [first[4]]
     for y, x, cw, ch, i in (c for c in comps if c is not first):
@@ -173,10 +180,8 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cu
     below = [c for c in comps if c[4] not in rank_ids and c[0] >= ry + 0.7 * rh
              and c[1] < rx + rw + 0.3 * rh and c[1] + c[2] > rx - 0.3 * rh]  # fmt: skip
     letters = _letter_column(comps, rx, rw, rh)
-    joker = CornerRead(None, joker_text=True, ink=True)
-    if letters and not below:
-        return joker
-    if not below and len(rank_ids) == 1:
+    no_index = _JOKER_TEXT if letters else _INKED  # what the corner says when no rank over suit is found
+    if not below and len(rank_ids) == 1 and not letters:
         # A pale rank (thin strokes, blurred) run into its dark suit: parted where the dark ink begins.
         split = _split_pale_rank(grey, labels, (ry, rx, rw, rh, rank_ids[0]), lo, hi)
         if split is not None:
@@ -184,16 +189,16 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cu
             n = int(labels.max()) + 1
             below = [suit_comp]
     if not below:
-        return CornerRead(None, ink=True)
+        return no_index
     # The suit is the sizeable glyph right under the rank, centred on it: slivers (a pip cut by the
     # crop or by the line removal) and glyphs off to the side are pips of the card's art.
     sized = [c for c in below if c[3] >= 0.3 * rh and c[2] >= 0.25 * rh]
     if not sized:
-        return joker if letters else CornerRead(None, ink=True)
+        return no_index
     centre = rx + rw / 2
     suit = min(sized, key=lambda c: (c[0] - (ry + rh)) + 0.7 * abs(c[1] + c[2] / 2 - centre))
     if suit[0] - (ry + rh) > 1.5 * rh:
-        return joker if letters else CornerRead(None, ink=True)
+        return no_index
     is_rank = np.zeros(n, bool)
     is_rank[rank_ids] = True
     rank_mask = is_rank[labels[ry : ry + rh, rx : rx + rw]].astype(np.uint8) * 255
@@ -221,7 +226,7 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cu
     if letters and float(p[1, list(SUIT_CLASSES)].sum()) < 0.5:
         # A column of letters whose second is no suit: "JOKER" down the corner.  (A rank over a
         # plain suit with more glyphs under it, a chip's rim or pips, is an index.)
-        return joker
+        return _JOKER_TEXT
     pr = np.bincount(_RANK_INDEX, weights=p[0, list(RANK_CLASSES)], minlength=13)
     ps = p[1, list(SUIT_CLASSES)]
     rank_mass = float(pr.sum())  # of every class, junk included: does the glyph look like a rank at all?
@@ -278,7 +283,7 @@ def _split_pale_rank(grey: np.ndarray, labels: np.ndarray, rank: tuple[int, int,
     the rank and of the suit, or None when the blob holds no such dark lower part."""
     y, x, w, h, label = rank
     blob = labels[y : y + h, x : x + w] == label
-    dark = ((grey[y : y + h, x : x + w] < lo + 0.4 * (hi - lo)) & blob).astype(np.uint8)
+    dark = ((grey[y : y + h, x : x + w] < cut_level(lo, hi, 0.0, "dark")) & blob).astype(np.uint8)
     n, _, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
     lower = [i for i in range(1, n) if stats[i, 1] >= 0.35 * h and stats[i, 3] >= 0.2 * h and stats[i, 2] >= 0.3 * w]
     if not lower:

@@ -17,7 +17,7 @@ import numpy as np
 
 from .config import RecognizerConfig
 from .features import glyph_features
-from .index_reader import CornerRead, ink_levels, redness, suit_shape_prior
+from .index_reader import CornerRead, cut_level, ink_levels, redness, suit_shape_prior
 from .model import SUIT_CLASSES, Mlp
 
 # Where the first pip can be, as fractions of the card's width and height (from the top-left corner):
@@ -44,10 +44,10 @@ def pip_suit_weights(image: np.ndarray, quad: np.ndarray, model: Mlp, config: Re
     region_w, region_h, largest = (ACE_W, ACE_H, 0.4) if ace else (REGION_W, REGION_H, 0.2)
     size = (int(region_w * w), int(region_h * h))
     crop = cv2.warpPerspective(image, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    grey, lo, hi, thr = ink_levels(crop)
+    grey, lo, hi, otsu = ink_levels(crop)
     if hi - lo < 40:
         return None
-    ink = (grey < min(thr, hi - 0.35 * (hi - lo))).astype(np.uint8)
+    ink = (grey < cut_level(lo, hi, otsu)).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     xs, ys, cws, chs, areas = (stats[:, i] for i in range(5))
     per_px = k / max(px_scale, 1e-6)  # crop pixels per pixel of the photograph

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -307,17 +307,17 @@ def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float, mod
         hh = max(card_h, 9.0 * rank_h)
         ww = hh / ASPECT
         quad = np.array([origin, origin + ww * right, origin + ww * right + hh * down, origin + hh * down], np.float32)
-        laid.append((pts, down, right, u, t, rank_h, m, origin, quad, ww, hh))
+        laid.append(_Laid(pts, down, right, u, t, rank_h, m, origin, quad, ww, hh))
     # A card laid off the white of the cards is no card: pips of a card's face, not an index.
-    white = _on_white(np.stack([c[8] for c in laid]) - [x0, y0], filled, (x0, y0), image.shape[:2])
+    white = _on_white(np.stack([c.quad for c in laid]) - [x0, y0], filled, (x0, y0), image.shape[:2])
     white = white >= config.index_on_white
     # An index has a card edge close above and close left of its rank; a pip of the art has none.
     cornered = np.zeros(len(laid), bool)
     if white.any():
-        sel = np.nonzero(white)[0]
-        cornered[sel] = _near_corner_all(
-            edges, np.array([[laid[i][3].min(), laid[i][3].max(), laid[i][4].min(), laid[i][4].max()] for i in sel]),
-            np.array([laid[i][2] for i in sel]), np.array([laid[i][1] for i in sel]), np.array([laid[i][5] for i in sel]))
+        sel = [laid[i] for i in np.nonzero(white)[0]]
+        cornered[white] = _near_corner_all(
+            edges, np.array([[c.u.min(), c.u.max(), c.t.min(), c.t.max()] for c in sel]),
+            np.array([c.right for c in sel]), np.array([c.down for c in sel]), np.array([c.rank_h for c in sel]))
     out: list[IndexHypothesis] = []
     upright: list[np.ndarray] = []
     origins = np.zeros((len(candidates), 2))
@@ -342,6 +342,22 @@ def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float, mod
     rank_mass = p[:, list(RANK_CLASSES)].sum(axis=1)
     order = np.argsort(-rank_mass, kind="stable")  # the likeliest first: their reads settle the rest
     return [out[i] for i in order if rank_mass[i] >= config.index_prefilter]
+
+
+class _Laid(NamedTuple):
+    """A candidate rank glyph and the card laid out from it (``_index_hypotheses``)."""
+
+    pts: np.ndarray  # the glyph's pixels (x, y) in the region's box
+    down: np.ndarray  # the card's directions
+    right: np.ndarray
+    u: np.ndarray  # the glyph's pixels across and down the card
+    t: np.ndarray
+    rank_h: float
+    margin: float  # paper between the card's edges and the glyph
+    origin: np.ndarray  # the card's top-left corner in the picture
+    quad: np.ndarray  # TL, TR, BR, BL in the picture
+    ww: float  # the card's width and height
+    hh: float
 
 
 _GRID = np.stack(np.meshgrid(np.linspace(0.08, 0.92, 6), np.linspace(0.06, 0.94, 8)), axis=-1).reshape(-1, 2)
