@@ -8,7 +8,7 @@ import numpy as np
 from vision import recognize
 from vision.config import DEFAULT_CONFIG
 from vision.features import glyph_features
-from vision.index_reader import read_corner
+from vision.index_reader import RANKS, SUITS, read_corner
 from vision.model import load_model
 from vision.scene import _merge
 from vision.synth import random_style, render_card, table_image
@@ -66,6 +66,29 @@ def _glyph_centres(corner: np.ndarray) -> list[tuple[float, float]]:
     return sorted((float(cents[i][0]), float(cents[i][1])) for i in big)
 
 
+def _ink(corner: np.ndarray, mask: np.ndarray, y: int, x: int, colour: tuple[int, int, int]) -> None:
+    """Print ``mask`` (0-255, its value the ink's cover) on ``corner`` at (x, y) in ``colour`` (BGR)."""
+    a = (mask.astype(np.float32) / 255)[:, :, None]
+    h, w = mask.shape
+    corner[y : y + h, x : x + w] = (corner[y : y + h, x : x + w] * (1 - a) + np.array(colour) * a).astype(np.uint8)
+
+
+def _code_of(read) -> str:  # type: ignore[no-untyped-def]
+    """The code a corner read names most surely."""
+    i = np.unravel_index(int(np.argmax(read.probs)), read.probs.shape)
+    return RANKS[i[0]] + SUITS[i[1]]
+
+
+def _photo(canvas: np.ndarray, blur: float) -> np.ndarray:
+    """A generated felt with its cards, as the camera's slight blur gives it."""
+    return cv2.GaussianBlur(np.clip(canvas, 0, 255).astype(np.uint8), (0, 0), blur)
+
+
+def _named(img: np.ndarray) -> Counter:
+    """The codes ``recognize`` names in ``img`` (unknowns left out)."""
+    return Counter(c["code"] for c in recognize(img) if c["code"] != "unknown")
+
+
 def test_a_ten_found_by_either_digit_reads_as_ten():
     model = load_model()
     corner = _corner("TH", seed=3)
@@ -73,7 +96,7 @@ def test_a_ten_found_by_either_digit_reads_as_ten():
     for at in digits:
         read = read_corner(corner, model, DEFAULT_CONFIG, rank_at=at)
         assert read.probs is not None
-        assert "A23456789TJQK"[int(np.argmax(read.probs.sum(axis=1)))] == "T"
+        assert RANKS[int(np.argmax(read.probs.sum(axis=1)))] == "T"
 
 
 def test_an_index_seen_a_quarter_turn_off_is_not_taken_for_a_rank():
@@ -198,8 +221,7 @@ def test_finnish_two_digit_ranks_are_not_read_as_aces():
                 off = k * np.array([35 * np.cos(a) - 28 * np.sin(a), 35 * np.sin(a) + 28 * np.cos(a)])
                 _warp_card(face, alpha, canvas, card_quad(220 + 280 * i + off[0], 360 + off[1], 150, np.degrees(a), 0.0, rng))
                 codes.append(code)
-        img = cv2.GaussianBlur(np.clip(canvas, 0, 255).astype(np.uint8), (0, 0), 0.8)
-        got = Counter(c["code"] for c in recognize(img) if c["code"] != "unknown")
+        got = _named(_photo(canvas, 0.8))
         extra_aces += sum(n for code, n in (got - Counter(codes)).items() if code[0] == "A")
     assert extra_aces <= 1
 
@@ -210,12 +232,9 @@ def _pale_rank_over_dark_suit(rank: str, suit: str, font: str, rng: np.random.Ge
 
     corner = np.full((96, 54, 3), 235, np.uint8)
     rm, sm = text_mask(rank, font, 26), drawn_suit(suit, 18, rng)
-    (rh, rw), (sh, sw) = rm.shape, sm.shape
-    a = (rm.astype(np.float32) / 255)[:, :, None]
-    corner[6 : 6 + rh, 8 : 8 + rw] = (corner[6 : 6 + rh, 8 : 8 + rw] * (1 - 0.45 * a)).astype(np.uint8)
-    sy, sx = 6 + rh - 2, 8 + rw // 2 - sw // 2
-    a = (sm.astype(np.float32) / 255)[:, :, None]
-    corner[sy : sy + sh, sx : sx + sw] = (corner[sy : sy + sh, sx : sx + sw] * (1 - a) + np.array([30, 30, 200]) * a).astype(np.uint8)
+    (rh, rw), sw = rm.shape, sm.shape[1]
+    _ink(corner, 0.45 * rm.astype(np.float32), 6, 8, (0, 0, 0))  # pale: ink covering under half
+    _ink(corner, sm, 6 + rh - 2, 8 + rw // 2 - sw // 2, (30, 30, 200))
     return cv2.GaussianBlur(corner, (0, 0), 1.0)
 
 
@@ -230,8 +249,7 @@ def test_a_pale_rank_run_into_its_dark_suit_is_parted_from_it():
         corner = _pale_rank_over_dark_suit(code[0], code[1], fonts[i * 7 % len(fonts)], rng)
         read = read_corner(corner, model, DEFAULT_CONFIG)
         if read.probs is not None:
-            r, s = np.unravel_index(int(np.argmax(read.probs)), read.probs.shape)
-            right += "A23456789TJQK"[r] + "SHDC"[s] == code
+            right += _code_of(read) == code
     assert right >= 4
 
 
@@ -252,8 +270,7 @@ def test_a_joker_without_an_index_on_top_of_a_hand_is_found():
             face, alpha = render_card(code, style, rng)
             off = k * np.array([40 * np.cos(a) - 30 * np.sin(a), 40 * np.sin(a) + 30 * np.cos(a)])
             _warp_card(face, alpha, canvas, card_quad(600 + off[0], 330 + off[1], 170, np.degrees(a), 0.0, rng))
-        img = cv2.GaussianBlur(np.clip(canvas, 0, 255).astype(np.uint8), (0, 0), 0.7)
-        found += "JK" in {c["code"] for c in recognize(img)}
+        found += "JK" in {c["code"] for c in recognize(_photo(canvas, 0.7))}
     assert found >= 2  # measured: 2 of 4 (none before)
 
 
@@ -265,7 +282,7 @@ def test_no_glyph_where_the_rank_was_seen_reads_nothing():
         corner = _corner(code, seed)
         rank = min(_glyph_centres(corner), key=lambda c: c[1])
         read = read_corner(corner, model, DEFAULT_CONFIG, rank_at=rank)
-        assert read.probs is not None and "A23456789TJQK"[int(np.argmax(read.probs.sum(axis=1)))] == code[0]
+        assert read.probs is not None and RANKS[int(np.argmax(read.probs.sum(axis=1)))] == code[0]
         beside = (rank[0] + 0.45 * corner.shape[1], rank[1])  # blank paper right of the index
         assert read_corner(corner, model, DEFAULT_CONFIG, rank_at=beside).probs is None
 
@@ -317,17 +334,9 @@ def test_small_cards_lying_alone_are_found():
             face, alpha = render_card(code, style, rng)
             _warp_card(face, alpha, canvas, card_quad(200 + 280 * i, 360, 90, rng.uniform(-30, 30), 0.0, rng))
             codes.append(code)
-        img = cv2.GaussianBlur(np.clip(canvas, 0, 255).astype(np.uint8), (0, 0), 0.5)
-        got = Counter(c["code"] for c in recognize(img) if c["code"] != "unknown")
-        found += sum((got & Counter(codes)).values())
+        found += sum((_named(_photo(canvas, 0.5)) & Counter(codes)).values())
         total += len(codes)
     assert found >= 0.75 * total, (found, total)
-
-
-def _ink(corner: np.ndarray, mask: np.ndarray, y: int, x: int, colour: tuple[int, int, int]) -> None:
-    a = (mask.astype(np.float32) / 255)[:, :, None]
-    h, w = mask.shape
-    corner[y : y + h, x : x + w] = (corner[y : y + h, x : x + w] * (1 - a) + np.array(colour) * a).astype(np.uint8)
 
 
 def test_a_broken_line_or_a_chip_under_an_index_is_no_joker_column():
@@ -350,11 +359,6 @@ def test_a_broken_line_or_a_chip_under_an_index_is_no_joker_column():
     read = read_corner(cv2.GaussianBlur(index, (0, 0), 0.6), model, DEFAULT_CONFIG)
     assert not read.joker_text and read.probs is not None
     assert _code_of(read) == "2H"
-
-
-def _code_of(read) -> str:  # type: ignore[no-untyped-def]
-    i = np.unravel_index(int(np.argmax(read.probs)), read.probs.shape)
-    return "A23456789TJQK"[i[0]] + "SHDC"[i[1]]
 
 
 def test_small_cards_in_hands_only_are_read_at_a_card_size_that_fits_them():
@@ -381,11 +385,10 @@ def test_small_cards_in_hands_only_are_read_at_a_card_size_that_fits_them():
                 face, alpha = render_card(str(code), style, rng)
                 _warp_card(face, alpha, canvas, quad)
                 codes.append(str(code))
-        img = cv2.GaussianBlur(np.clip(canvas, 0, 255).astype(np.uint8), (0, 0), 0.5)
+        img = _photo(canvas, 0.5)
         contours, _ = cv2.findContours(card_mask(img), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         assert _card_height([c for c in contours if cv2.contourArea(c) >= 1800], 720) is None
-        got = Counter(c["code"] for c in recognize(img) if c["code"] != "unknown")
-        found += sum((got & Counter(codes)).values())
+        found += sum((_named(img) & Counter(codes)).values())
         total += len(codes)
     assert found >= 0.6 * total, (found, total)
 
