@@ -25,6 +25,9 @@ _FONT_PATTERNS = [
 ]
 # Noto ships a font per script: keep its Latin faces only.
 _NOTO_KEEP = ("notosans-", "notoserif-", "notosansmono-")
+# FreeSerif Bold draws a club at the spade's code point (U+2660) and a spade at the club's (U+2663):
+# its suits would teach the classifier, and label test cards, the wrong way round.
+_SUITS_SWAPPED = ("freeserifbold",)
 _SKIP = ("dejavu", "d050000l", "z003", "standardsymbols", "italic", "oblique", "ital", "bdit", "bi.", "symbol",
          "emoji", "math", "thin", "hairline")
 
@@ -50,6 +53,8 @@ def suit_font_files() -> list[str]:
     """Fonts that carry the four suit symbols (DejaVu excluded, as above)."""
     out = []
     for path in font_files() + sorted(glob.glob("/usr/share/fonts/truetype/noto/NotoSansSymbols2-*.ttf")):
+        if any(s in os.path.basename(path).lower() for s in _SUITS_SWAPPED):
+            continue
         if _has_glyphs(path, "".join(SUIT_CHARS.values())):
             out.append(path)
     return out

@@ -32,3 +32,23 @@ def test_training_makes_a_classifier_of_every_class(tmp_path):
     shipped = load_model()
     assert model.w1.shape == (shipped.w1.shape[0], 2 * 192) and model.w2.shape == (2 * 192, 2 * len(CLASSES))
     assert np.allclose(model.probabilities(np.zeros((1, model.w1.shape[0]), np.float32)).sum(), 1.0)
+
+
+def test_every_suit_font_draws_each_suit_at_its_own_code_point():
+    """The training glyphs and generated cards take a font's suits by code point: a font that draws
+    them the wrong way round (FreeSerif Bold swaps spade and club) would teach the classifier, and
+    label test cards, wrongly.  Each font's suit must look most like the fonts' mean of that suit."""
+    import cv2
+    import pytest
+
+    from vision.glyphs import SUIT_CHARS, suit_font_files, text_mask
+
+    fonts = suit_font_files()
+    if len(fonts) < 5:
+        pytest.skip("too few suit fonts on this machine for a majority (bin/test installs them)")
+    shapes = {s: np.stack([cv2.resize(text_mask(ch, f, 40), (40, 40)) / 255.0 for f in fonts])
+              for s, ch in SUIT_CHARS.items()}  # fmt: skip
+    mean = {s: g.mean(axis=0) for s, g in shapes.items()}
+    wrong = [(f, s, t) for s, g in shapes.items() for f, glyph in zip(fonts, g, strict=True)
+             if (t := min(mean, key=lambda t: float(np.abs(glyph - mean[t]).mean()))) != s]  # fmt: skip
+    assert not wrong, f"suits drawn as another suit (font, suit, looks like): {wrong}"
