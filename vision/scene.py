@@ -501,7 +501,9 @@ def _merge(cards: list[dict[str, Any]], card_h: float) -> list[dict[str, Any]]:
     out with the scene's card size), or, naming different codes, laid out from opposite corners with
     centres within a fifth of a card.  But a card has one top-left corner: a read turned the same way
     as one already taken for a card, from another place or naming another code, is another card
-    (the cards of a hand lie nearly one over the other, turned alike).
+    (the cards of a hand lie nearly one over the other, turned alike), unless the two top-left corners
+    are within a tenth of a card: a card lying that near over another would hide its index, so that is
+    one corner read twice (a "10" as TD and its "1" as a Finnish ace).
     """
     cards = sorted(cards, key=lambda c: c["confidence"], reverse=True)
     groups: list[list[tuple[str, np.ndarray, np.ndarray, np.ndarray]]] = []
@@ -511,7 +513,7 @@ def _merge(cards: list[dict[str, Any]], card_h: float) -> list[dict[str, Any]]:
         me = (c["code"], q.mean(axis=0), _unit(q[3] - q[0]), q[0])
         for group in groups:
             if any(float(m[2] @ me[2]) > 0.7 and (m[0] != me[0] or math.dist(m[3], me[3]) > 0.15 * card_h)
-                   for m in group):
+                   and math.dist(m[3], me[3]) > 0.1 * card_h for m in group):
                 continue  # the group's card already has its corner turned this way elsewhere
             if any(_one_card(m, me, card_h) for m in group):
                 group.append(me)
@@ -526,6 +528,8 @@ def _one_card(a: tuple[str, np.ndarray, np.ndarray, np.ndarray], b: tuple[str, n
               card_h: float) -> bool:
     """Whether two reads (code, centre, down, corner) are of one card."""
     gap = math.dist(a[1], b[1])
+    if float(a[2] @ b[2]) > 0.7 and math.dist(a[3], b[3]) <= 0.1 * card_h:
+        return True  # one top-left corner read twice (a card over another hides the index it lies this near)
     if a[0] == b[0]:
         return gap <= 0.35 * card_h
     # Two corners of one card read differently: a misread rank or suit, never the other colour

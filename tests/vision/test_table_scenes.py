@@ -49,6 +49,12 @@ def test_reads_of_one_card_merge_but_two_cards_of_a_hand_stay_two():
     hand = _merge([{"code": "7C", "confidence": 0.9, "corners": card},
                    {"code": "4D", "confidence": 0.8, "corners": below}], card_h=100)
     assert sorted(c["code"] for c in hand) == ["4D", "7C"]
+    # One top-left corner read twice ("10" as TD, and its "1" as a Finnish ace): a card lying over
+    # another this near would hide the lower card's index, so it is one card, the surer read kept.
+    again = [[x + 3.0, y - 4.0] for x, y in card]
+    twice = _merge([{"code": "AD", "confidence": 0.86, "corners": again},
+                    {"code": "TD", "confidence": 0.88, "corners": card}], card_h=100)
+    assert [c["code"] for c in twice] == ["TD"]
 
 
 def _corner(code: str, seed: int) -> np.ndarray:
