@@ -27,6 +27,7 @@ class RecognizerConfig:
     suit_px_blind: float = 4.5  # a suit this tall in the photograph (px) or less: spade/club, heart/diamond unreadable
     suit_px_sharp: float = 8.0  # from this tall on its shape is trusted
     suit_bays_px: float = 14.0  # a suit this tall in the photograph (px) shows a club's or heart's bays
+    suit_bay_missing: float = 0.3  # ... and a club (heart) whose bays it does not show is weighed by this
     suit_core_below_px: float = 12.0  # a suit shorter than this in the photograph is read from its core too
     suit_core_fraction: float = 0.35  # the core: this darkest fraction of the suit's ink
     pip_min_px: float = 6.0  # a pip this tall in the photograph (px) or more can witness for a small index's suit

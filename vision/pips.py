@@ -85,7 +85,7 @@ def pip_suit_weights(image: np.ndarray, quad: np.ndarray, model: Mlp, config: Re
             # card's frame): the pip is not this card's own.
             continue
         sharp = chs[i] / per_px >= config.suit_bays_px
-        suits = suits * suit_shape_prior(masks[j], sharp=sharp)
+        suits = suits * suit_shape_prior(masks[j], config.suit_bay_missing if sharp else 1.0)
         weights = np.ones(4)
         weights[pair] = suits[pair] / (suits[pair].sum() + 1e-12)
         return weights
