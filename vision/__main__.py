@@ -42,6 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     gen.add_argument("--kind", choices=("shoe", "table"), default="shoe")
     gen.add_argument("--n", type=int, default=106)
     gen.add_argument("--seed", type=int, default=0)
+    gen.add_argument("--height", type=int, default=720, help="table scenes: picture height (width 16:9; cards scale with it)")
     sub.add_parser("train", help="reproduce the shipped index classifier from the generator")
     args = parser.parse_args(argv)
 
@@ -67,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "generate":
         from .synth import generate
 
-        print(generate(args.outdir, args.kind, args.n, args.seed))
+        print(generate(args.outdir, args.kind, args.n, args.seed, height=args.height))
         return 0
     from .train import train
 

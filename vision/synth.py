@@ -224,7 +224,8 @@ def table_image(rng: np.random.Generator, n_cards: int | None = None, style: Car
         a = marks.astype(np.float32)[:, :, None] / 255.0
         canvas[:] = canvas * (1 - a) + np.array((150, 190, 205), np.float32) * a
     n = n_cards or int(rng.integers(1, 13))
-    card_h = float(rng.uniform(85, 210))  # as the scenes to be read span (shared/data/cards-dev/README.md)
+    # As the scenes to be read span (shared/data/cards-dev/README.md), in 720 px of height.
+    card_h = float(rng.uniform(85, 210)) * height / 720
     cards: list[dict[str, Any]] = []
     placed: list[tuple[float, float]] = []
     group = 0
@@ -259,8 +260,9 @@ def table_image(rng: np.random.Generator, n_cards: int | None = None, style: Car
     return img, {"codes": sorted(c["code"] for c in cards), "cards": cards, "width": width, "height": height}
 
 
-def generate(outdir: Path, kind: str, n: int, seed: int) -> Path:
-    """Write ``n`` labelled images of ``kind`` (shoe|table) and labels.json in the cards-dev format."""
+def generate(outdir: Path, kind: str, n: int, seed: int, *, height: int = 720) -> Path:
+    """Write ``n`` labelled images of ``kind`` (shoe|table) and labels.json in the cards-dev format;
+    table scenes ``height`` px tall (16:9)."""
     if kind not in ("shoe", "table"):
         raise ValueError(f"kind must be shoe or table, got {kind!r}")
     outdir.mkdir(parents=True, exist_ok=True)
@@ -272,7 +274,7 @@ def generate(outdir: Path, kind: str, n: int, seed: int) -> Path:
             img, label = shoe_image(code, rng)
             name = f"s{i:05d}.jpg"
         else:
-            img, label = table_image(rng)
+            img, label = table_image(rng, width=height * 16 // 9, height=height)
             name = f"t{i:04d}.jpg"
         cv2.imwrite(str(outdir / name), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
         images.append({"file": name, "design": "synthetic", **label})

@@ -14,12 +14,12 @@ from vision.scene import _merge
 from vision.synth import random_style, render_card, table_image
 
 
-def _scores(seed: int, scenes: int) -> tuple[int, int, int, int]:
+def _scores(seed: int, scenes: int, height: int = 720) -> tuple[int, int, int, int]:
     """(cards found and read right, cards wrongly named, cards missed, wrong names with confidence >= 0.9)."""
     rng = np.random.default_rng(seed)
     tp = fp = fn = sure_wrong = 0
     for _ in range(scenes):
-        img, label = table_image(rng)
+        img, label = table_image(rng, width=height * 16 // 9, height=height)
         cards = recognize(img)
         got = Counter(c["code"] for c in cards if c["code"] != "unknown")
         want = Counter(label["codes"])
@@ -37,6 +37,16 @@ def test_cards_of_overlapping_hands_are_found_by_their_indices():
     assert tp / (tp + fn) >= 0.85
     assert tp / (tp + fp) >= 0.85
     assert sure_wrong <= 1  # a confident wrong card is the failure that matters most
+
+
+def test_a_larger_picture_of_the_table_is_read_as_well():
+    # 1920 x 1080, the cards half as large again (as a finer camera sees them): read at full resolution.
+    # Over 40 such scenes (seed 21) recall was 92.5 % and precision 98.8 %, against 85.5 % / 94.0 % for
+    # the same seed at 1280 x 720; made smaller to 1280 first, they read at 86 % / 97 %.
+    tp, fp, fn, sure_wrong = _scores(seed=5, scenes=8, height=1080)  # measured 57 right, 2 wrong, 5 missed
+    assert tp / (tp + fn) >= 0.85
+    assert tp / (tp + fp) >= 0.9
+    assert sure_wrong == 0
 
 
 def test_reads_of_one_card_merge_but_two_cards_of_a_hand_stay_two():
