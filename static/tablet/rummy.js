@@ -26,6 +26,7 @@
   let meldTarget = null;
   let scanned = null; // {sha256, codes}
   let busy = false;
+  let answered = 0; // commands answered so far (see load)
 
   function pretty(code) {
     if (code.startsWith("JK")) return "🃏" + (code.includes("=") ? "=" + pretty(code.split("=")[1]) : "");
@@ -46,6 +47,7 @@
     localStorage.setItem(PENDING, JSON.stringify({ url, body, key }));
     try {
       const r = await request("POST", url, body, key);
+      answered += 1;
       localStorage.removeItem(PENDING);
       if (!r.ok) {
         showError(r.data);
@@ -64,8 +66,10 @@
   }
   const resendPending = () => window.TabletKit.resendPending(PENDING, showError);
   async function load() {
+    const start = answered;
     const r = await request("GET", `/api/tables/${TABLE}/rummy/games/`);
     if (!r.ok) return showError(r.data);
+    if (answered !== start) return; // a command answered while the poll was on its way: its game is newer
     game = r.data.find((g) => g.state === "playing") || r.data[0] || null;
     render();
   }

@@ -40,6 +40,7 @@
     n.className = "net " + (online ? "ok" : "bad");
   }
   const request = (method, url, body, key) => window.TabletKit.request(method, url, body, key, setNet);
+  let answered = 0; // commands answered so far (see refresh)
   async function command(url, body, { form } = {}) {
     if (busy) return null;
     busy = true;
@@ -48,6 +49,7 @@
     if (!form) localStorage.setItem(PENDING, JSON.stringify({ url, body, key }));
     try {
       const r = await request("POST", url, form || body, key);
+      answered += 1;
       localStorage.removeItem(PENDING);
       if (!r.ok) {
         showError(r.data);
@@ -81,20 +83,28 @@
 
   // ---- loading -------------------------------------------------------------------------------------
   async function refresh() {
+    const start = answered;
     const t = await request("GET", `/api/tables/${TABLE}/`);
     if (!t.ok) return showError(t.data);
-    table = t.data;
+    let game = bjGame;
+    let next = round;
     if (GAME === "bluffjack") {
       const g = await request("GET", `/api/tables/${TABLE}/bluffjack/games/`);
-      bjGame = g.ok && g.data.length && g.data[0].state === "playing" ? g.data[0] : null;
+      game = g.ok && g.data.length && g.data[0].state === "playing" ? g.data[0] : null;
     }
-    if (table.round) {
-      const r = await request("GET", `/api/rounds/${table.round}/`);
-      round = r.ok ? r.data : null;
+    if (t.data.round) {
+      const r = await request("GET", `/api/rounds/${t.data.round}/`);
+      next = r.ok ? r.data : null;
     } else if (round && !["closed", "cancelled"].includes(round.state)) {
       const r = await request("GET", `/api/rounds/${round.id}/`);
-      round = r.ok ? r.data : null;
+      next = r.ok ? r.data : null;
     }
+    // A command answered while this poll was on its way: what it answered is newer than what the
+    // poll read (a round just paid would flip back to "Confirm paid" until the next poll).
+    if (answered !== start) return;
+    table = t.data;
+    bjGame = game;
+    round = next;
     render();
   }
 
