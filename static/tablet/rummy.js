@@ -27,6 +27,7 @@
   let scanned = null; // {sha256, codes}
   let busy = false;
   let answered = 0; // commands answered so far (see load)
+  let loads = 0; // loads begun so far
 
   function pretty(code) {
     if (code.startsWith("JK")) return "🃏" + (code.includes("=") ? "=" + pretty(code.split("=")[1]) : "");
@@ -67,9 +68,11 @@
   const resendPending = () => window.TabletKit.resendPending(PENDING, showError);
   async function load() {
     const start = answered;
+    const mine = ++loads;
     const r = await request("GET", `/api/tables/${TABLE}/rummy/games/`);
     if (!r.ok) return showError(r.data);
-    if (answered !== start) return; // a command answered while the poll was on its way: its game is newer
+    // A command answered, or a later load began, while this one was on its way: theirs is newer.
+    if (answered !== start || mine !== loads) return;
     game = r.data.find((g) => g.state === "playing") || r.data[0] || null;
     render();
   }

@@ -41,6 +41,7 @@
   }
   const request = (method, url, body, key) => window.TabletKit.request(method, url, body, key, setNet);
   let answered = 0; // commands answered so far (see refresh)
+  let polls = 0; // refreshes begun so far
   async function command(url, body, { form } = {}) {
     if (busy) return null;
     busy = true;
@@ -84,6 +85,7 @@
   // ---- loading -------------------------------------------------------------------------------------
   async function refresh() {
     const start = answered;
+    const mine = ++polls;
     const t = await request("GET", `/api/tables/${TABLE}/`);
     if (!t.ok) return showError(t.data);
     let game = bjGame;
@@ -99,9 +101,10 @@
       const r = await request("GET", `/api/rounds/${round.id}/`);
       next = r.ok ? r.data : null;
     }
-    // A command answered while this poll was on its way: what it answered is newer than what the
-    // poll read (a round just paid would flip back to "Confirm paid" until the next poll).
-    if (answered !== start) return;
+    // A command answered, or a later poll began, while this poll was on its way: what they read is
+    // newer (a round just paid flipped back to "Confirm paid", or a slow poll put back a version
+    // the server had left, and the next command was refused as a conflict).
+    if (answered !== start || mine !== polls) return;
     table = t.data;
     bjGame = game;
     round = next;
