@@ -387,3 +387,51 @@ def test_a_finnish_27_round_from_real_scan_images_through_the_real_recogniser(
     assert [c.code for c in cards] == ["9S", "9C", "9H", "9D", "9D"]
     assert all(c.source == "scan" and c.recognised_code == c.code and c.confidence >= 0.9 for c in cards)
     assert all(len(c.image_sha256) == 64 for c in cards)
+
+
+def test_a_poll_that_read_the_round_before_it_was_paid_does_not_undo_the_payment(
+    browser, live_server, demo_casino, dealer
+):
+    # The tablet polls every 3 seconds. A poll that read the round just before "Confirm paid" was
+    # answered, and arrives after it, once put the round back to "settled": "Confirm paid" again,
+    # with a version the server had left (the next click was refused as a conflict).
+    table = demo_casino.tables["bluffjack"]
+    page = sign_in(browser, live_server, dealer)
+    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    page.click("#btn-take")
+    page.click("#btn-shuffle")
+    page.wait_for_selector("#toast:has-text('reshuffle')")
+    page.click("[data-chip='1-main-1000']")
+    page.click("[data-dealer='1']")
+    page.click("[data-chip='2-main-1000']")
+    page.click("#btn-open")
+    for code in ["TS", "9H", "7D", "8C"]:
+        pick(page, code)
+    page.click("[data-action='raise-1']")
+    page.click("[data-action='fold']")
+    needs(page, "settle")
+    page.click("#btn-settle")
+    page.wait_for_selector("#btn-paid:not([disabled])")
+
+    held: list[Any] = []  # (route, the answer as the server gave it then)
+
+    def hold(route: Any) -> None:
+        if route.request.method == "GET" and not held:
+            held.append((route, route.fetch()))  # read now, delivered later
+        else:
+            route.continue_()
+
+    page.route("**/api/rounds/*/", hold)
+    for _ in range(100):  # the next poll reads the round (within 3 s)
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "no poll read the round"
+    page.click("#btn-paid")
+    page.wait_for_selector("#closed-flag")
+    route, stale = held[0]
+    route.fulfill(response=stale)  # the poll's answer arrives after the payment's
+    page.wait_for_timeout(300)
+    assert page.is_visible("#closed-flag")
+    assert not page.is_visible("#btn-paid")
+    page.unroute("**/api/rounds/*/")
