@@ -28,7 +28,8 @@ _NOTO_KEEP = ("notosans-", "notoserif-", "notosansmono-")
 # FreeSerif Bold draws a club at the spade's code point (U+2660) and a spade at the club's (U+2663):
 # its suits would teach the classifier, and label test cards, the wrong way round.
 _SUITS_SWAPPED = ("freeserifbold",)
-_SKIP = ("dejavu", "d050000l", "z003", "standardsymbols", "italic", "oblique", "ital", "bdit", "bi.", "symbol",
+# Linux Biolinum Keyboard draws every character as a keycap, a box around the letter: no index.
+_SKIP = ("linbiolinum_k.", "dejavu", "d050000l", "z003", "standardsymbols", "italic", "oblique", "ital", "bdit", "bi.", "symbol",
          "emoji", "math", "thin", "hairline")
 
 

@@ -52,3 +52,13 @@ def test_every_suit_font_draws_each_suit_at_its_own_code_point():
     wrong = [(f, s, t) for s, g in shapes.items() for f, glyph in zip(fonts, g, strict=True)
              if (t := min(mean, key=lambda t: float(np.abs(glyph - mean[t]).mean()))) != s]  # fmt: skip
     assert not wrong, f"suits drawn as another suit (font, suit, looks like): {wrong}"
+
+
+def test_no_index_font_draws_its_glyphs_in_boxes():
+    """A keyboard font (Linux Biolinum Keyboard) draws each character as a keycap: a box around the
+    letter, which no card prints as an index.  An "A" of an index font has ink at its left edge only
+    at its foot; a keycap's box runs down the whole edge."""
+    from vision.glyphs import font_files, text_mask
+
+    boxed = [f for f in font_files() if (text_mask("A", f, 48)[:, :2] > 127).any(axis=1).mean() > 0.5]
+    assert not boxed
