@@ -86,6 +86,22 @@ def open_finnish_round(browser: Any, live_server: Any, table: Any, dealer: Any) 
     return page
 
 
+def open_bluffjack_hand(browser: Any, live_server: Any, table: Any, dealer: Any) -> Any:
+    """The dealer signs in, takes the Bluffjack table, shuffles and opens a hand of two seats of
+    10.00, seat 1 dealing."""
+    page = sign_in(browser, live_server, dealer)
+    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    page.click("#btn-take")
+    page.click("#btn-shuffle")
+    page.wait_for_selector("#toast:has-text('reshuffle')")
+    page.click("[data-chip='1-main-1000']")
+    page.click("[data-dealer='1']")
+    page.click("[data-chip='2-main-1000']")
+    page.click("#btn-open")
+    needs(page, "card")
+    return page
+
+
 def test_a_dealer_plays_a_finnish_27_round_from_scans_and_the_999_bonus_waits_for_the_pit_boss(
     browser, live_server, demo_casino, dealer, pit_boss, monkeypatch, tmp_path
 ):
@@ -204,17 +220,7 @@ def test_the_round_survives_a_reload(browser, live_server, demo_casino, dealer):
 
 
 def test_a_bluffjack_hand_on_the_tablet_shows_the_pot_and_resolves_it(browser, live_server, demo_casino, dealer):
-    table = demo_casino.tables["bluffjack"]
-    page = sign_in(browser, live_server, dealer)
-    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
-    page.click("#btn-take")
-    page.click("#btn-shuffle")
-    page.wait_for_selector("#toast:has-text('reshuffle')")
-    page.click("[data-chip='1-main-1000']")
-    page.click("[data-dealer='1']")
-    page.click("[data-chip='2-main-1000']")
-    page.click("#btn-open")
-    needs(page, "card")
+    page = open_bluffjack_hand(browser, live_server, demo_casino.tables["bluffjack"], dealer)
     assert "pot 2" in page.inner_text("#prompt")
     for code in ["TS", "9H", "7D", "8C"]:
         pick(page, code)
@@ -395,16 +401,7 @@ def test_a_poll_that_read_the_round_before_it_was_paid_does_not_undo_the_payment
     # The tablet polls every 3 seconds. A poll that read the round just before "Confirm paid" was
     # answered, and arrives after it, once put the round back to "settled": "Confirm paid" again,
     # with a version the server had left (the next click was refused as a conflict).
-    table = demo_casino.tables["bluffjack"]
-    page = sign_in(browser, live_server, dealer)
-    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
-    page.click("#btn-take")
-    page.click("#btn-shuffle")
-    page.wait_for_selector("#toast:has-text('reshuffle')")
-    page.click("[data-chip='1-main-1000']")
-    page.click("[data-dealer='1']")
-    page.click("[data-chip='2-main-1000']")
-    page.click("#btn-open")
+    page = open_bluffjack_hand(browser, live_server, demo_casino.tables["bluffjack"], dealer)
     for code in ["TS", "9H", "7D", "8C"]:
         pick(page, code)
     page.click("[data-action='raise-1']")
