@@ -255,13 +255,12 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cu
     if small_suit:
         core = p[2, list(SUIT_CLASSES)]
         ps = ps * (core / (core.sum() + 1e-9) + 0.05)
-    sharp = sh * px_scale >= config.suit_bays_px
     colour = np.array(RED) == is_red
     if abs(red - config.red_threshold) > config.red_sure_margin and ps[colour].sum() < 0.1 * ps[~colour].sum():
         # Plainly red or plainly black, and a suit glyph that looks like a suit of the other colour
         # (a fragment of the suit, a blot): the colour wins, the suit of that colour is open.
         ps = np.where(colour, ps + 0.02, 0.001 * ps)
-    ps = ps * np.where(colour, 1.0, 0.03) * suit_shape_prior(suit_mask, config.suit_bay_missing if sharp else 1.0)
+    ps = ps * np.where(colour, 1.0, 0.03) * suit_shape_prior(suit_mask, sh * px_scale, config)
     ps /= ps.sum() + 1e-12
     ps = _blur_suit(ps, sh * px_scale, config)
     return CornerRead(np.outer(pr, ps), ink=True, score=rank_mass, suit_px=sh * px_scale,
@@ -368,14 +367,16 @@ def bays(mask: np.ndarray) -> tuple[int, int]:
     return upper, notch
 
 
-def suit_shape_prior(mask: np.ndarray, missing: float) -> np.ndarray:
-    """A weight per suit (S, H, D, C) from the outline's bays (see ``bays``).
+def suit_shape_prior(mask: np.ndarray, height_px: float, config: RecognizerConfig) -> np.ndarray:
+    """A weight per suit (S, H, D, C) from the outline's bays (see ``bays``) of a suit ``height_px``
+    tall in the photograph.
 
-    A bay seen is strong evidence at any size.  A bay not seen weighs the club (or heart) by
-    ``missing``: 1 for a small glyph, whose notches blur fills (a blob without them is no spade or
-    diamond for that); below 1, but not much, for a larger one (``suit_bay_missing``): blur fills the
-    narrow bays of a compact club even 20 px tall.
+    A bay seen is strong evidence at any size.  A bay not seen is no evidence below
+    ``suit_bays_px``: blur fills a small club's or heart's notches, and a blob without them is no
+    spade or diamond for that.  From there on it weighs the club (or heart) by ``suit_bay_missing``,
+    not much: blur fills the narrow bays of a compact club even 20 px tall.
     """
+    missing = config.suit_bay_missing if height_px >= config.suit_bays_px else 1.0
     upper, notch = bays(mask)
     black = np.array([0.01, 1.0, 1.0, 1.0]) if upper >= 1 else np.array([1.0, 1.0, 1.0, missing])
     red = np.array([1.0, 1.0, 0.01, 1.0]) if notch >= 1 else np.array([1.0, missing, 1.0, 1.0])

@@ -84,8 +84,7 @@ def pip_suit_weights(image: np.ndarray, quad: np.ndarray, model: Mlp, config: Re
             # A line between the index and the pip (another card's edge over this one, a court
             # card's frame): the pip is not this card's own.
             continue
-        sharp = chs[i] / per_px >= config.suit_bays_px
-        suits = suits * suit_shape_prior(masks[j], config.suit_bay_missing if sharp else 1.0)
+        suits = suits * suit_shape_prior(masks[j], chs[i] / per_px, config)
         weights = np.ones(4)
         weights[pair] = suits[pair] / (suits[pair].sum() + 1e-12)
         return weights
