@@ -84,6 +84,9 @@ DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite under a web server and a worker at once: wait for locks instead of failing at once.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # Tests use a file too: the in-memory database's shared cache fails a concurrent read at once
+    # ("database table is locked") where a file waits for the lock, as the running system does.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}

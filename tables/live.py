@@ -103,9 +103,10 @@ def _bj_decide(state: Any, actor: str, action: str, amount: Decimal | None, card
                 raise RuleViolation("blackjack.surrender-behind", "a bet behind follows the seat's surrender")
             bl.surrender(state, seat)
     elif action in ("hit", "double"):
-        if card is None:
-            raise InvalidInput(f"a {action} needs the card dealt", field="card")
-        (bl.hit if action == "hit" else bl.double)(state, card)
+        if card is None:  # decided first: the next card dealt is this hit's or double's card
+            (bl.declare_hit if action == "hit" else bl.declare_double)(state)
+        else:
+            (bl.hit if action == "hit" else bl.double)(state, card)
     elif action == "stand":
         bl.stand(state)
     elif action == "split":
@@ -282,10 +283,11 @@ def next_step_json(game: str, state: Any) -> dict[str, Any]:
     return out
 
 
-def needs_card(game: str, action: str) -> bool:
-    """Whether a decision draws a card (the card comes with the decision)."""
-    # In Finnish 27 a hit is a decision and its card comes next as a dealt card.
-    return game in BLACKJACK and action in ("hit", "double")
+def draws_card(game: str, action: str) -> bool:
+    """Whether a decision draws a card: its card may come with it or be dealt after it, by any route."""
+    if game in BLACKJACK:
+        return action in ("hit", "double")
+    return action == "hit" and game in ("finnish-27", "bluffjack")
 
 
 def deal(game: str, state: Any, card: Card) -> None:

@@ -29,6 +29,7 @@ from tables import live
 from tables.engine.cards import parse_card
 from tables.engine.errors import InvalidCard, InvalidInput, RuleViolation
 from tables.engine.money import fmt, parse_amount
+from tables.engine.round import Prompt
 from tables.engine.settlement import discrepancies as engine_discrepancies
 from tables.engine.shoe import Shoe as EngineShoe
 from tables.engine.shoe import ShoeSpec, ShuffleRule
@@ -411,19 +412,14 @@ def _replay(round: Round) -> Any:
         + [(d.seq, 0, d) for d in Decision.objects.filter(round=round)],
         key=lambda e: (e[0], e[1]),
     )
-    i = 0
-    while i < len(events):
-        _, kind, ev = events[i]
+    # A hit or double is stored as its decision followed by its card, whichever route the card took
+    # (with the decision, picked after it, or scanned): the engine takes the decision first and the
+    # next dealt card completes it, so replaying the rows in order rebuilds the same state.
+    for _, kind, ev in events:
         if kind == 1:
             live.deal(round.game, state, parse_card(ev.code))
-        elif live.needs_card(round.game, ev.action):
-            # A hit or double takes the card recorded right after it.
-            i += 1
-            card = parse_card(events[i][2].code) if i < len(events) and events[i][1] == 1 else None
-            live.decide(round.game, state, ev.actor, ev.action, ev.amount, card)
         else:
             live.decide(round.game, state, ev.actor, ev.action, ev.amount)
-        i += 1
     return state
 
 
@@ -445,9 +441,8 @@ class ScanResult:
 
 
 def _record_card(round: Round, state: Any, card_code: str, *, actor: Any, field: str,
-                 scan: Scan | None = None, reading: Mapping[str, Any] | None = None,
-                 with_decision: str | None = None) -> RoundCard:
-    """Deal the card that is due (or, with ``with_decision``, the card of a hit/double) and store it."""
+                 scan: Scan | None = None, reading: Mapping[str, Any] | None = None) -> RoundCard:
+    """Deal the card that is due and store it; a card that arrives while a hand may hit is its hit."""
     card = parse_card(card_code, field=field)
     shoe = engine_shoe(round.shoe) if round.shoe_id else None
     if shoe is not None:
@@ -456,31 +451,16 @@ def _record_card(round: Round, state: Any, card_code: str, *, actor: Any, field:
         except InvalidCard as exc:
             raise InvalidCard(exc.message, field=field) from None
     prompt = live.next_step(round.game, state)
-    seq = _next_seq(round)
-    if with_decision is not None:
-        who = prompt.actor or ""
-        live.decide(round.game, state, who, with_decision, None, card)
-        Decision.objects.create(round=round, seq=seq, actor=who, action=with_decision,
-                                forced=prompt.forced == with_decision, recorded_by=actor)  # fmt: skip
-        seq += 1
-        to = who
-    elif prompt.needs == "card":
-        to = prompt.actor or "dealer"
-        live.deal(round.game, state, card)
-    elif prompt.needs == "decision" and "hit" in prompt.allowed:
-        # A card dealt while a hand is to decide is that hand's hit (the scan says it all); the
+    if prompt.needs == "decision" and "hit" in prompt.allowed and live.draws_card(round.game, "hit"):
+        # A card dealt while a hand is to decide is that hand's hit (the card says it all); the
         # engine still refuses a hit the rules forbid.
-        if live.needs_card(round.game, "hit"):
-            return _record_card(round, state, card_code, actor=actor, field=field, scan=scan, reading=reading,
-                                with_decision="hit")
-        to = prompt.actor or ""
-        live.decide(round.game, state, to, "hit")
-        Decision.objects.create(round=round, seq=seq, actor=to, action="hit", forced=prompt.forced == "hit",
-                                recorded_by=actor)  # fmt: skip
-        seq += 1
-        live.deal(round.game, state, card)
-    else:
+        _record_decision(round, state, prompt, actor=actor, action="hit")
+        prompt = live.next_step(round.game, state)
+    if prompt.needs != "card":
         raise Conflict(f"no card is expected now: {prompt.reason or prompt.needs}")
+    to = prompt.actor or "dealer"
+    live.deal(round.game, state, card)
+    seq = _next_seq(round)
     recognised = str(reading.get("code", "")) if reading else ""
     corrected = bool(recognised) and recognised != card.code
     rc = RoundCard.objects.create(
@@ -595,6 +575,15 @@ def round_scan_card(*, round: Round | int, image: bytes, actor: Any, filename: s
         return ScanResult(round, scan, recorded, needs_confirmation=not recorded, candidates=found)
 
 
+def _record_decision(round: Round, state: Any, prompt: Prompt, *, actor: Any, action: str,
+                     amount: Decimal | None = None) -> Decision:
+    """Apply a decision of the actor whose turn it is to the engine and store it (refused by the rules → 422)."""
+    who = prompt.actor or ""
+    live.decide(round.game, state, who, action, amount)
+    return Decision.objects.create(round=round, seq=_next_seq(round), actor=who, action=action, amount=amount,
+                                   forced=prompt.forced == action, recorded_by=actor)  # fmt: skip
+
+
 def round_decide(*, round: Round | int, action: str, actor: Any, who: str | None = None,
                  amount: object = None, card: str | None = None, expected_version: int | None = None) -> Round:
     """Record a decision (hit, stand, double, split, insurance, fold, call, raise, ...)."""
@@ -610,18 +599,12 @@ def round_decide(*, round: Round | int, action: str, actor: Any, who: str | None
         who = who or prompt.actor or ""
         if who != prompt.actor:
             raise Conflict(f"it is {prompt.actor}'s turn, not {who}'s")
-        if live.needs_card(round.game, action):
-            if not card:
-                raise InvalidInput(f"a {action} needs the card dealt", field="card")
-            rc = _record_card(round, state, card, actor=actor, field="card", with_decision=action)
-            drawn: str | None = rc.code
-        else:
-            live.decide(round.game, state, who, action, value)  # RuleViolation → 422, the action refused
-            Decision.objects.create(
-                round=round, seq=_next_seq(round), actor=who, action=action, amount=value,
-                forced=prompt.forced == action, recorded_by=actor,
-            )  # fmt: skip
-            drawn = None
+        if card and not live.draws_card(round.game, action):
+            raise InvalidInput(f"a {action} draws no card", field="card")
+        _record_decision(round, state, prompt, actor=actor, action=action, amount=value)
+        # A hit or double may carry its card; without one, the next card dealt (picked or scanned)
+        # is its card: the prompt now asks for it.
+        drawn = _record_card(round, state, card, actor=actor, field="card").code if card else None
         _bump(round, prompt=live.next_step_json(round.game, state))
         audit(actor=actor, action="round.decision", table=round.table, round=round,
               payload={"who": who, "action": action, "amount": fmt(value) if value is not None else None,

@@ -19,7 +19,6 @@
 
   let table = null;
   let round = null;
-  let pendingAction = null; // "hit" / "double": the action waits for its card
   let pendingScan = null; // a low-confidence scan: the picked card refers to it
   let rank = null;
   let busy = false;
@@ -42,8 +41,22 @@
   const request = (method, url, body, key) => window.TabletKit.request(method, url, body, key, setNet);
   let answered = 0; // commands answered so far (see refresh)
   let polls = 0; // refreshes begun so far
-  async function command(url, body, { form } = {}) {
-    if (busy) return null;
+  // Commands run one after another, in the order tapped: a tap while the previous command is on its
+  // way waits for it instead of being lost.  A queued command carries the version the previous one
+  // left; when a command is refused, the taps queued behind it are dropped (they assumed it went through).
+  let queue = Promise.resolve();
+  let refusals = 0;
+  function command(url, body, opts = {}) {
+    const seen = refusals;
+    const run = queue.then(() => {
+      if (refusals !== seen) return null;
+      if (body && "version" in body && round) body = { ...body, version: round.version };
+      return send(url, body, opts);
+    });
+    queue = run.catch(() => null);
+    return run;
+  }
+  async function send(url, body, { form } = {}) {
     busy = true;
     showError(null);
     const key = window.TabletKit.newKey();
@@ -53,10 +66,13 @@
       answered += 1;
       localStorage.removeItem(PENDING);
       if (!r.ok) {
+        refusals += 1;
         showError(r.data);
         await refresh();
         return null;
       }
+      const doc = r.data && r.data.round && r.data.scan !== undefined ? r.data.round : r.data; // a scan's answer holds the round
+      if (doc && doc.version !== undefined && round && doc.id === round.id) round = doc;
       return r.data;
     } finally {
       busy = false;
@@ -248,7 +264,6 @@
     if (n.actor && playing) text = `${n.actor}: ${text}`;
     if (n.forced && playing) text += ` — must ${n.forced}`;
     if (n.extra && n.extra.pot !== undefined && playing) text += ` · pot ${n.extra.pot}`;
-    if (pendingAction) text = `Deal the card for the ${pendingAction} (${n.actor})`;
     $("prompt").textContent = r.state === "paused" ? "Round paused: resume to continue" : text;
     $("prompt").dataset.needs = playing ? n.needs : r.state;
     $("hint").hidden = !n.hint;
@@ -276,7 +291,7 @@
     // Allowed actions (the engine's can_*), the forced one marked.
     const actions = $("actions");
     actions.replaceChildren();
-    if (playing && n.needs === "decision" && !pendingAction) {
+    if (playing && n.needs === "decision") {
       for (const a of n.allowed || []) {
         if (GAME === "bluffjack" && a === "raise") {
           const m = (n.extra && n.extra.minimum_raise) || 1;
@@ -293,10 +308,8 @@
     if (playing && n.needs === "settle") {
       actions.append(el("button", { class: "btn primary big", id: "btn-settle", text: "Settle", onclick: settle }));
     }
-    if (pendingAction) {
-      actions.append(el("button", { class: "btn ghost", text: "Back", onclick: () => { pendingAction = null; render(); } }));
-    }
-    $("capture").hidden = !(playing && (n.needs === "card" || pendingAction));
+    // A card may also come while a hand may hit: it is that hand's hit.
+    $("capture").hidden = !(playing && (n.needs === "card" || (n.allowed || []).includes("hit")));
     renderPicker();
     renderSettlement();
   }
@@ -479,10 +492,7 @@
     }
   }
   async function decide(action, amount) {
-    if ((GAME === "unlimited-blackjack" || GAME === "mini-blackjack") && (action === "hit" || action === "double")) {
-      pendingAction = action; // the card comes with it
-      return render();
-    }
+    // A hit or double is sent at once; the server then asks for its card, which comes picked or scanned.
     const body = { action, version: round.version };
     if (amount !== undefined) body.amount = amount;
     const r = await command(`/api/rounds/${round.id}/decisions/`, body);
@@ -490,21 +500,16 @@
   }
   async function sendCard(code) {
     rank = null;
-    let r;
-    if (pendingAction) {
-      r = await command(`/api/rounds/${round.id}/decisions/`, { action: pendingAction, card: code, version: round.version });
-      pendingAction = null;
-    } else {
-      const body = { code, version: round.version };
-      if (pendingScan) body.scan = pendingScan.scan;
-      r = await command(`/api/rounds/${round.id}/cards/`, body);
-    }
+    const body = { code, version: round.version };
+    if (pendingScan) body.scan = pendingScan.scan;
+    const r = await command(`/api/rounds/${round.id}/cards/`, body);
     pendingScan = null;
     $("scan-confirm").hidden = true;
     if (r) round = r;
     render();
   }
   async function scan(file) {
+    if (!round) return;
     const form = new FormData();
     form.append("image", file);
     const r = await command(`/api/rounds/${round.id}/scans/`, null, { form });

@@ -44,6 +44,7 @@ def sign_in(browser: Any, live_server: Any, user: Any) -> Any:
     username = user.username
     page = browser.new_context(viewport={"width": 1280, "height": 800}, has_touch=True).new_page()
     page.set_default_timeout(10_000)
+    page.on("requestfailed", lambda r: print("REQFAILED", r.method, r.url, r.failure))
     page.goto(f"{live_server.url}/tablet/login/")
     page.fill("#id_username", username)
     page.fill("#id_password", PASSWORD)
@@ -170,6 +171,7 @@ def test_a_blackjack_round_with_two_seats_a_split_a_bet_behind_and_a_mismatch_bl
     needs(page, "card")
     pick(page, "3D")
     page.click("[data-action='hit']")
+    needs(page, "card")  # the hit is recorded; its card comes next
     pick(page, "QC")
     page.click("[data-action='stand']")
     pick(page, "9C")
@@ -199,6 +201,37 @@ def test_a_blackjack_round_with_two_seats_a_split_a_bet_behind_and_a_mismatch_bl
     rnd = Round.objects.get(table=table)
     assert rnd.state == RoundState.CLOSED
     assert rnd.approvals.get().approved_by == pit_boss
+
+
+def test_double_then_scan_card_doubles_the_bet(browser, live_server, demo_casino, dealer, monkeypatch, tmp_path):
+    """The dealer taps Double, then deals and scans the card: a doubled hand, not a hit."""
+    from tables import services
+
+    monkeypatch.setattr(services, "recognise", fake_recognise)
+    table = demo_casino.tables["unlimited-blackjack"]
+    page = sign_in(browser, live_server, dealer)
+    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    page.click("#btn-take")
+    page.click("#btn-shuffle")
+    page.wait_for_selector("#toast:has-text('reshuffle')")
+    page.click("[data-chip='1-main-500']")
+    page.click("[data-chip='1-main-500']")
+    page.click("#btn-open")
+    needs(page, "card")
+    for code in ["5S", "9C", "6H", "TD"]:
+        scan(page, tmp_path, code)
+    needs(page, "decision")
+    page.click("[data-action='double']")
+    needs(page, "card")
+    assert "double" in page.inner_text("#prompt")
+    scan(page, tmp_path, "9D")
+    needs(page, "settle")
+    page.click("#btn-settle")
+    page.wait_for_selector("[data-bet='1/main']")
+    assert "20.00" in page.inner_text("[data-bet='1/main']")
+    rnd = Round.objects.get(table=table)
+    assert list(rnd.decisions.values_list("action", flat=True)) == ["double"]
+    assert rnd.due == {"1": {"main": "20.00"}}
 
 
 def test_the_round_survives_a_reload(browser, live_server, demo_casino, dealer):

@@ -96,6 +96,9 @@ class BlackjackRound:
     phase: str = "deal"  # deal, offers, play, dealer, settle, settled, cancelled
     paused_at: datetime | None = None
     pause_reason: str = ""
+    # A hit or double decided before its card was dealt (the dealer taps Double, then deals and scans
+    # the card): the current hand waits for that one card, and the next dealt card completes it.
+    pending: str | None = None
     lines: dict[int, list[SettlementLine]] = field(default_factory=dict)
     events: list[Any] = field(default_factory=list)
 
@@ -325,6 +328,9 @@ def next_step(state: BlackjackRound) -> Prompt:
         seat, i, hand = cur
         if len(hand.cards) < 2:
             return Prompt("play", _actor(seat, i), "card", reason="second card of a split hand", extra={"hand": i})
+        if state.pending is not None:
+            return Prompt("play", _actor(seat, i), "card", reason=f"deal the card for the {state.pending}",
+                          extra={"hand": i, "for": state.pending})
         allowed = tuple(a for a, ok in (("hit", can_hit(state)), ("stand", True), ("double", can_double(state)),
                                          ("split", can_split(state))) if ok)
         split = len(seat.hands) > 1
@@ -392,6 +398,7 @@ def deal(state: BlackjackRound, card: Card) -> CardDealt:
         assert cur is not None
         seat, i, hand = cur
         hand.cards.append(card)
+        state.pending = None  # the card of a hit or double decided first, if one was
         _hand_complete(state, seat, hand)
         event = CardDealt(_actor(seat, i), card)
     else:
@@ -502,6 +509,8 @@ def _play_hand(state: BlackjackRound) -> tuple[LiveSeat, int, LiveHand]:
     assert cur is not None
     if len(cur[2].cards) < 2:
         raise RuleViolation("blackjack.no-decision-due", "the split hand needs its second card first")
+    if state.pending is not None:
+        raise RuleViolation("blackjack.card-due", f"the {state.pending} was decided: deal its card first")
     return cur
 
 
@@ -525,6 +534,14 @@ def hit(state: BlackjackRound, card: Card) -> CardDealt:
     _hand_complete(state, seat, hand)
     _advance(state)
     return _record(state, CardDealt(_actor(seat, i), card))
+
+
+def declare_hit(state: BlackjackRound) -> DecisionMade:
+    """Decide a hit before its card is dealt; the next card dealt is the hit's card."""
+    verify_hit(state)
+    seat, i, _ = _current(state)  # type: ignore[misc]
+    state.pending = "hit"
+    return _record(state, DecisionMade(_actor(seat, i), "hit"))
 
 
 def verify_stand(state: BlackjackRound) -> None:
@@ -572,6 +589,16 @@ def double(state: BlackjackRound, card: Card) -> CardDealt:
     _hand_complete(state, seat, hand)
     _advance(state)
     return _record(state, CardDealt(_actor(seat, i), card))
+
+
+def declare_double(state: BlackjackRound) -> DecisionMade:
+    """Double the current hand's bet before its one card is dealt; the next card dealt completes it."""
+    verify_double(state)
+    seat, i, hand = _current(state)  # type: ignore[misc]
+    # The doubling stake is on the layout from now on: a cancellation refunds it too.
+    hand.doubled = True
+    state.pending = "double"
+    return _record(state, DecisionMade(_actor(seat, i), "double", fmt(seat.bet.main)))
 
 
 def verify_split(state: BlackjackRound) -> None:

@@ -151,3 +151,43 @@ def test_split_hands_are_played_in_order_and_named_by_hand():
     assert L.deal(st, card("3C")).to == "seat:1/hand:0"
     L.stand(st)
     assert L.next_step(st).actor == "seat:1/hand:1"
+
+
+# Decision first, card after: the dealer taps Double (or Hit), then deals and scans the card.
+
+
+def test_a_double_decided_first_waits_for_its_one_card_and_doubles_the_bet():
+    st = one_seat(UNLIMITED, "5S 9C 6H TD")
+    L.declare_double(st)
+    step = L.next_step(st)
+    assert (step.needs, step.actor, step.reason) == ("card", "seat:1", "deal the card for the double")
+    assert not L.can_stand(st) and not L.can_hit(st)  # nothing else before the card
+    L.deal(st, card("9D"))
+    hand = st.seats[0].hands[0]
+    assert hand.doubled and hand.done and hand.cards == cards("5S 6H 9D")
+    assert L.next_step(st).phase == "settle"  # the dealer's 19 stands
+
+
+def test_a_hit_decided_first_takes_the_next_card_and_the_hand_plays_on():
+    st = one_seat(UNLIMITED, "2S 9C 3H 7D")
+    L.declare_hit(st)
+    assert L.next_step(st).reason == "deal the card for the hit"
+    L.deal(st, card("4C"))
+    assert L.can_hit(st) and st.seats[0].hands[0].cards == cards("2S 3H 4C")
+    assert not st.seats[0].hands[0].doubled
+
+
+def test_a_double_decided_first_is_refused_where_a_double_is():
+    st = one_seat(UNLIMITED, "2S 9C 3H 7D")
+    L.hit(st, card("4C"))
+    with pytest.raises(RuleViolation) as err:
+        L.declare_double(st)
+    assert err.value.rule == "blackjack.double-on-three-cards"
+
+
+def test_a_cancelled_round_refunds_a_double_decided_before_its_card():
+    st = one_seat(UNLIMITED, "5S 9C 6H TD")
+    L.declare_double(st)
+    L.cancel(st)
+    (main,) = [ln for ln in st.lines[1] if ln.bet == "main"]
+    assert main.wager == D("20.00") and main.net == 0
