@@ -10,6 +10,8 @@ class TablesConfig(AppConfig):
         """Keep the role groups in step with the code after every migrate (tables/roles.py)."""
         from django.db.models.signals import post_migrate
 
+        import casino.checks  # noqa: F401  (registers the deploy checks)
+
         from .roles import ensure_roles_after_migrate
 
         post_migrate.connect(ensure_roles_after_migrate, sender=self, dispatch_uid="tables.ensure_roles")
