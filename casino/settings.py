@@ -6,6 +6,7 @@ worker process still runs the tasks), local media and report storage.  Productio
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -75,10 +76,11 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
     "drf_spectacular",
     "simple_history",
     "django_celery_beat",
+    "axes",  # before "tables": the role groups (post_migrate of tables) grant axes' view permissions
     "tables",
 ]
 
@@ -92,6 +94,14 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    # Last: turns a sign-in refused by the lockout into the lockout answer (AXES_LOCKOUT_CALLABLE).
+    "axes.middleware.AxesMiddleware",
+]
+
+# django-axes first: it refuses a locked-out user name before the password is even checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "casino.urls"
@@ -153,9 +163,38 @@ STORAGES = {
 
 LOGIN_URL = "/admin/login/"
 
+
+def _positive(name: str, value: int) -> int:
+    if value <= 0:
+        raise ImproperlyConfigured(f"{name}={value} must be a positive whole number")
+    return value
+
+
+# Sign-in lockout (django-axes) on every login: /api/auth/token/, /tablet/login/, /admin/login/.
+# AXES_FAILURE_LIMIT wrong passwords for one user name from one address lock that pair out for
+# AXES_COOLOFF_MINUTES; a successful sign-in clears the count.  Attempts are stored in the database and
+# shown in the back office (Axes: access attempts, failures, logs); a lockout writes an audit event.
+AXES_ENABLED = env_bool("AXES_ENABLED", default=True)
+AXES_FAILURE_LIMIT = _positive("AXES_FAILURE_LIMIT", env.int("AXES_FAILURE_LIMIT", default=5))
+AXES_COOLOFF_MINUTES = _positive("AXES_COOLOFF_MINUTES", env.int("AXES_COOLOFF_MINUTES", default=15))
+AXES_COOLOFF_TIME = timedelta(minutes=AXES_COOLOFF_MINUTES)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_ENABLE_ACCESS_FAILURE_LOG = True
+AXES_LOCKOUT_CALLABLE = "tables.api.errors.lockout_response"
+
+# API tokens (django-rest-knox): one per sign-in and device, expiring after API_TOKEN_TTL_HOURS (a
+# dealer's shift), revocable (/api/auth/logout/, /api/auth/logout-all/), all revoked on a password change.
+API_TOKEN_TTL_HOURS = _positive("API_TOKEN_TTL_HOURS", env.int("API_TOKEN_TTL_HOURS", default=12))
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(hours=API_TOKEN_TTL_HOURS),
+    "AUTH_HEADER_PREFIX": "Token",  # the tablet contract: "Authorization: Token <token>"
+    "AUTO_REFRESH": False,
+}
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "knox.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
