@@ -102,7 +102,7 @@ def lockout_message() -> str:
     from django.conf import settings
 
     return (f"too many failed sign-ins: this user name is locked for {settings.AXES_COOLOFF_MINUTES} minutes "
-            "from this address; try again later or ask a pit boss")  # fmt: skip
+            "from this address; try again later")  # fmt: skip
 
 
 def lockout_response(request: HttpRequest, original_response: HttpResponse | None = None,

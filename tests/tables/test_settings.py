@@ -17,7 +17,7 @@ REAL_KEY = "a-real-secret-" + "x9" * 30
 
 def _settings_with(monkeypatch: pytest.MonkeyPatch, tmp_path, **env: str) -> ModuleType:  # type: ignore[no-untyped-def]
     for key in ("DATABASE_URL", "CELERY_BROKER_URL", "SECRET_KEY", "HTTPS", "DEBUG", "ALLOWED_HOSTS",
-                "CELERY_TASK_ALWAYS_EAGER"):
+                "CELERY_TASK_ALWAYS_EAGER", "AXES_FAILURE_LIMIT", "AXES_COOLOFF_MINUTES", "API_TOKEN_TTL_HOURS"):
         monkeypatch.delenv(key, raising=False)
     monkeypatch.setenv("CASINO_VAR_DIR", str(tmp_path))
     for key, value in env.items():
@@ -121,3 +121,23 @@ def test_check_deploy_fails_on_the_development_key() -> None:
     assert https.returncode != 0 and "ImproperlyConfigured" in https.stderr and "SECRET_KEY" in https.stderr
     real = _manage("check", "--deploy", "--fail-level", "WARNING", HTTPS="1", SECRET_KEY=REAL_KEY)
     assert real.returncode == 0, real.stderr
+
+
+def test_lockout_and_token_lifetime_come_from_the_environment(monkeypatch, tmp_path) -> None:
+    from datetime import timedelta
+
+    defaults = _settings_with(monkeypatch, tmp_path)
+    assert (defaults.AXES_FAILURE_LIMIT, defaults.AXES_COOLOFF_TIME) == (5, timedelta(minutes=15))
+    assert defaults.AXES_LOCKOUT_PARAMETERS == [["username", "ip_address"]]
+    assert defaults.REST_KNOX["TOKEN_TTL"] == timedelta(hours=12)
+    assert defaults.REST_KNOX["AUTH_HEADER_PREFIX"] == "Token"
+    custom = _settings_with(monkeypatch, tmp_path, AXES_FAILURE_LIMIT="3", AXES_COOLOFF_MINUTES="60",
+                            API_TOKEN_TTL_HOURS="8")  # fmt: skip
+    assert (custom.AXES_FAILURE_LIMIT, custom.AXES_COOLOFF_TIME) == (3, timedelta(hours=1))
+    assert custom.REST_KNOX["TOKEN_TTL"] == timedelta(hours=8)
+
+
+@pytest.mark.parametrize("name", ["AXES_FAILURE_LIMIT", "AXES_COOLOFF_MINUTES", "API_TOKEN_TTL_HOURS"])
+def test_a_non_positive_limit_fails_loudly(monkeypatch, tmp_path, name) -> None:
+    with pytest.raises(ImproperlyConfigured, match=name):
+        _settings_with(monkeypatch, tmp_path, **{name: "0"})
