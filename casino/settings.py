@@ -5,23 +5,59 @@ worker process still runs the tasks), local media and report storage.  Productio
 ``DATABASE_URL`` (PostgreSQL) and ``CELERY_BROKER_URL`` (Redis).
 """
 
+import os
+from datetime import timedelta
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(environ.Env().str("CASINO_VAR_DIR", default=str(BASE_DIR / "var")))
 
 env = environ.Env()
 
-DEBUG = env.bool("DEBUG", default=False)
-SECRET_KEY = env.str("SECRET_KEY", default="dev-insecure-" + "k" * 50)
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+def env_bool(name: str, default: bool) -> bool:
+    """A boolean from the environment; anything but 1/0, true/false, yes/no, on/off is an error.
+
+    django-environ's ``env.bool`` reads every unknown string as False, so ``HTTPS=ture`` would quietly
+    turn the HTTPS hardening off.  Unset or empty: ``default``.
+    """
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    if raw.lower() in _TRUE:
+        return True
+    if raw.lower() in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name}={raw!r} is not a boolean: use 1/0, true/false, yes/no or on/off")
+
+
+DEBUG = env_bool("DEBUG", default=False)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 # HTTPS hardening: on in production (HTTPS=1), off by default so the embedded run and the tests work
 # over plain http on localhost.  `HTTPS=1 SECRET_KEY=... manage.py check --deploy` is clean.
-HTTPS = env.bool("HTTPS", default=False)
+HTTPS = env_bool("HTTPS", default=False)
+
+# The development key signs sessions and password-reset links of the embedded demo only: it is public
+# (it is in this file).  It is accepted while HTTPS is off and every allowed host is this machine; in
+# production (HTTPS=1, or real host names) a missing or development SECRET_KEY stops the start, and
+# `manage.py check --deploy` reports it (casino.E001, casino/checks.py).
+DEVELOPMENT_SECRET_KEY = "dev-insecure-" + "k" * 50
+LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "[::1]", "::1", "testserver"})
+SECRET_KEY = env.str("SECRET_KEY", default="").strip() or DEVELOPMENT_SECRET_KEY
+if SECRET_KEY == DEVELOPMENT_SECRET_KEY and (HTTPS or not set(ALLOWED_HOSTS) <= LOCAL_HOSTS):
+    raise ImproperlyConfigured(
+        "SECRET_KEY is missing or is the development key, which is public: set SECRET_KEY to a long random "
+        "secret (python -c 'import secrets; print(secrets.token_urlsafe(50))').  The development key is "
+        f"accepted only with HTTPS off and ALLOWED_HOSTS local ({', '.join(sorted(LOCAL_HOSTS))})."
+    )
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
 SECURE_SSL_REDIRECT = HTTPS
@@ -40,10 +76,11 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
     "drf_spectacular",
     "simple_history",
     "django_celery_beat",
+    "axes",  # before "tables": the role groups (post_migrate of tables) grant axes' view permissions
     "tables",
 ]
 
@@ -57,6 +94,14 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    # Last: turns a sign-in refused by the lockout into the lockout answer (AXES_LOCKOUT_CALLABLE).
+    "axes.middleware.AxesMiddleware",
+]
+
+# django-axes first: it refuses a locked-out user name before the password is even checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "casino.urls"
@@ -91,8 +136,16 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
 
+# Django's four standard validators (forms, `changepassword`, `createsuperuser`): not too like the
+# user's name or e-mail, at least PASSWORD_MIN_LENGTH characters, not a common password, not all digits.
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {
+        "NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
+        "OPTIONS": {"min_length": env.int("PASSWORD_MIN_LENGTH", default=12)},
+    },
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
 LANGUAGE_CODE = "en-us"
@@ -113,9 +166,38 @@ STORAGES = {
 
 LOGIN_URL = "/admin/login/"
 
+
+def _positive(name: str, value: int) -> int:
+    if value <= 0:
+        raise ImproperlyConfigured(f"{name}={value} must be a positive whole number")
+    return value
+
+
+# Sign-in lockout (django-axes) on every login: /api/auth/token/, /tablet/login/, /admin/login/.
+# AXES_FAILURE_LIMIT wrong passwords for one user name from one address lock that pair out for
+# AXES_COOLOFF_MINUTES; a successful sign-in clears the count.  Attempts are stored in the database and
+# shown in the back office (Axes: access attempts, failures, logs); a lockout writes an audit event.
+AXES_ENABLED = env_bool("AXES_ENABLED", default=True)
+AXES_FAILURE_LIMIT = _positive("AXES_FAILURE_LIMIT", env.int("AXES_FAILURE_LIMIT", default=5))
+AXES_COOLOFF_MINUTES = _positive("AXES_COOLOFF_MINUTES", env.int("AXES_COOLOFF_MINUTES", default=15))
+AXES_COOLOFF_TIME = timedelta(minutes=AXES_COOLOFF_MINUTES)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_ENABLE_ACCESS_FAILURE_LOG = True
+AXES_LOCKOUT_CALLABLE = "tables.api.errors.lockout_response"
+
+# API tokens (django-rest-knox): one per sign-in and device, expiring after API_TOKEN_TTL_HOURS (a
+# dealer's shift), revocable (/api/auth/logout/, /api/auth/logout-all/), all revoked on a password change.
+API_TOKEN_TTL_HOURS = _positive("API_TOKEN_TTL_HOURS", env.int("API_TOKEN_TTL_HOURS", default=12))
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(hours=API_TOKEN_TTL_HOURS),
+    "AUTH_HEADER_PREFIX": "Token",  # the tablet contract: "Authorization: Token <token>"
+    "AUTO_REFRESH": False,
+}
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "knox.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -142,7 +224,7 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "store_processed": False,
     }
 CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default="") or None
-CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

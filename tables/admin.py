@@ -13,16 +13,18 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
 from django.db.models import Count, QuerySet
 from django.forms.models import BaseInlineFormSet
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
 from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
 
-from tables import admin_theory
+from tables import admin_theory, services
 from tables.engine.rulesets import PUBLISHED_RULES
 
 from .models import Casino, Game, PayLine, PayTable, Pit, RuleSet, Table, TableStatus, VersionStatus
@@ -40,6 +42,51 @@ def _messages_of(exc: ValidationError) -> str:
     return " ".join(exc.messages)
 
 
+class HistoryAdmin(SimpleHistoryAdmin):
+    """django-simple-history's admin, where reverting needs the right to change the object as it is now.
+
+    simple-history's history form ("Revert") saves on POST after checking only the *view* permission
+    (and the change permission of the historical copy, not of the stored object): an auditor could
+    rename a casino, and reverting a published version raised a 500 from the model's guard.  Here a
+    revert is refused unless the user may change the stored object; an object no one may change
+    (a published version) is refused with a message saying why.  The history pages stay readable.
+    """
+
+    def revert_refused_message(self, obj: Any) -> str:
+        """Why ``obj`` cannot be reverted by a user who may otherwise change this model."""
+        return f"{obj} cannot be changed, so it cannot be reverted."
+
+    def _stored(self, request: HttpRequest, object_id: Any) -> Any:
+        obj = self.get_object(request, unquote(str(object_id)))
+        if obj is None:
+            raise Http404(f"no {self.opts.verbose_name} with id {object_id}")
+        return obj
+
+    def revert_disabled(self, request: HttpRequest, obj: Any = None) -> bool:
+        # ``obj`` is the historical copy; the stored object decides (a published version, a role).
+        if super().revert_disabled(request, obj) or obj is None:
+            return True
+        stored = self.get_object(request, str(obj.pk))
+        return stored is None or not self.has_change_permission(request, stored)
+
+    def history_form_view(self, request: HttpRequest, object_id: str, version_id: str,
+                          extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        if request.method != "POST":
+            return super().history_form_view(request, object_id, version_id, extra_context)
+        stored = self._stored(request, object_id)
+        if not self.has_change_permission(request, stored):
+            if not self.has_change_permission(request):
+                raise PermissionDenied  # a read-only role: the history is to read
+            self.message_user(request, self.revert_refused_message(stored), messages.ERROR)
+            return HttpResponseRedirect(request.path)
+        try:
+            with transaction.atomic():
+                return super().history_form_view(request, object_id, version_id, extra_context)
+        except ValidationError as exc:  # the model's own guard (raced with a publish, say)
+            self.message_user(request, f"{stored} was not reverted: {_messages_of(exc)}", messages.ERROR)
+            return HttpResponseRedirect(request.path)
+
+
 class PrettyJSONField(forms.JSONField):
     """A JSON textarea indented for reading."""
 
@@ -50,7 +97,7 @@ class PrettyJSONField(forms.JSONField):
 
 
 @admin.register(Casino)
-class CasinoAdmin(SimpleHistoryAdmin):
+class CasinoAdmin(HistoryAdmin):
     list_display = ("name", "pit_count")
     search_fields = ("name",)
 
@@ -70,7 +117,7 @@ class TableInline(admin.TabularInline):
 
 
 @admin.register(Pit)
-class PitAdmin(SimpleHistoryAdmin):
+class PitAdmin(HistoryAdmin):
     list_display = ("name", "casino", "table_count")
     list_filter = ("casino",)
     search_fields = ("name", "casino__name")
@@ -85,7 +132,7 @@ class PitAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(Table)
-class TableAdmin(SimpleHistoryAdmin):
+class TableAdmin(HistoryAdmin):
     list_display = ("__str__", "pit", "game", "rule_set", "pay_table", "min_bet", "max_bet", "status")
     list_filter = ("status", "game", "pit__casino", "pit")
     search_fields = ("=number", "pit__name", "pit__casino__name", "game__name", "game__slug")
@@ -101,8 +148,12 @@ class TableAdmin(SimpleHistoryAdmin):
     def get_readonly_fields(self, request: HttpRequest, obj: Table | None = None) -> Any:
         # A pit boss opens and closes tables; the game, versions and limits are the games manager's
         # (who alone may add tables).
+        # The status of an existing table changes only through the open/close actions, which go
+        # through the services (a table with a round open does not close; the dealer's session ends).
         if obj is not None and not request.user.has_perm("tables.add_table"):
-            return ("pit", "number", "game", "rule_set", "pay_table", "min_bet", "max_bet")
+            return ("pit", "number", "game", "rule_set", "pay_table", "min_bet", "max_bet", "status")
+        if obj is not None:
+            return ("status",)
         return super().get_readonly_fields(request, obj)
 
     def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
@@ -112,28 +163,31 @@ class TableAdmin(SimpleHistoryAdmin):
             )
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
-    def _set_status(self, request: HttpRequest, queryset: QuerySet[Table], status: str) -> None:
-        # Save one by one (not update()) so each change is in the history with its actor.
+    def _each(self, request: HttpRequest, queryset: QuerySet[Table], service: Any, done: str) -> None:
+        # Through the services, table by table: the same checks as the tablet API (no closing a table
+        # with a round open, pit boss only), the audit event, and the dealer's session ended on close.
         n = 0
-        for table in queryset:
-            if table.status != status:
-                table.status = status
-                table._history_user = request.user  # type: ignore[attr-defined]
-                table.save(update_fields=["status"])
+        for table in queryset.order_by("pk"):
+            try:
+                service(table=table, actor=request.user)
+            except (services.Conflict, PermissionDenied) as exc:
+                self.message_user(request, f"{table} was not {done}: {exc}", messages.ERROR)
+            else:
                 n += 1
-        self.message_user(request, f"{n} table(s) now {status}.", messages.SUCCESS)
+        if n:
+            self.message_user(request, f"{n} table(s) {done}.", messages.SUCCESS)
 
     @admin.action(description="Open the selected tables", permissions=["change"])
     def open_tables(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
-        self._set_status(request, queryset, TableStatus.OPEN)
+        self._each(request, queryset.exclude(status=TableStatus.OPEN), services.table_open_for_play, "opened")
 
     @admin.action(description="Close the selected tables", permissions=["change"])
     def close_tables(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
-        self._set_status(request, queryset, TableStatus.CLOSED)
+        self._each(request, queryset, services.table_close, "closed")
 
 
 @admin.register(Game)
-class GameAdmin(SimpleHistoryAdmin):
+class GameAdmin(HistoryAdmin):
     list_display = ("name", "slug", "kind", "pay_lines")
     list_filter = ("kind",)
     search_fields = ("name", "slug")
@@ -147,7 +201,7 @@ class GameAdmin(SimpleHistoryAdmin):
         return ", ".join(obj.line_names) or "none (no house pay lines)"
 
 
-class VersionedAdmin(SimpleHistoryAdmin):
+class VersionedAdmin(HistoryAdmin):
     """Common admin of rule-set and pay-table versions."""
 
     list_display = ("name", "game", "version", "status", "published_at", "published_by", "table_count")
@@ -180,6 +234,9 @@ class VersionedAdmin(SimpleHistoryAdmin):
         if obj is not None and obj.is_published:
             return False
         return super().has_delete_permission(request, obj)
+
+    def revert_refused_message(self, obj: Any) -> str:
+        return f"{obj} is published and cannot be reverted; make a new draft version instead."
 
     def has_publish_permission(self, request: HttpRequest) -> bool:
         """Only holders of the model's publish permission (games managers) publish."""

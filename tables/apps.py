@@ -7,9 +7,15 @@ class TablesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        """Keep the role groups in step with the code after every migrate (tables/roles.py)."""
+        """Role groups kept in step after every migrate (tables/roles.py); the sign-in signals (services_auth)."""
         from django.db.models.signals import post_migrate
+
+        import casino.checks  # noqa: F401  (registers the deploy checks)
 
         from .roles import ensure_roles_after_migrate
 
         post_migrate.connect(ensure_roles_after_migrate, sender=self, dispatch_uid="tables.ensure_roles")
+
+        from .services_auth import connect_signals
+
+        connect_signals()

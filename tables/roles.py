@@ -35,7 +35,8 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "tables.view_payline",
     ],
     # The pit boss watches the whole floor and opens/closes tables; never edits rules or pay tables.
-    PIT_BOSS: ["tables.view_*", "tables.change_table"],
+    # Sees sign-in attempts and lockouts (a dealer locked out at the start of a shift).
+    PIT_BOSS: ["tables.view_*", "tables.change_table", "axes.view_*"],
     # Only the games manager edits configuration and publishes rule sets and pay tables.  Games are
     # the five of the rule texts: their names may change, the set may not.
     GAMES_MANAGER: [
@@ -45,8 +46,8 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "tables.publish_ruleset",
         "tables.publish_paytable",
     ],
-    # The auditor reads everything and changes nothing.
-    AUDITOR: ["tables.view_*"],
+    # The auditor reads everything and changes nothing; sign-in attempts and lockouts (django-axes) too.
+    AUDITOR: ["tables.view_*", "axes.view_*"],
 }
 
 

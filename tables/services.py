@@ -149,6 +149,13 @@ def _lock_table(table: Table | int) -> Table:
     return Table.objects.select_for_update().select_related("game", "rule_set", "pay_table").get(pk=pk)
 
 
+def _set_status(table: Table, status: str, actor: Any) -> None:
+    """Change the locked table's status, saved (not update()) so the table's history keeps who did it."""
+    table.status = status
+    table._history_user = actor if getattr(actor, "pk", None) else None  # type: ignore[attr-defined]
+    table.save(update_fields=["status"])
+
+
 def table_open(*, table: Table, dealer: Any | None = None, actor: Any) -> TableSession:
     """Open a table for play with ``dealer`` (default: the actor) holding it."""
     dealer = dealer or actor
@@ -174,9 +181,24 @@ def table_open(*, table: Table, dealer: Any | None = None, actor: Any) -> TableS
             s.save(update_fields=["closed_at"])
         session = TableSession.objects.create(table=table, dealer=dealer, opened_by=actor)
         if table.status != TableStatus.OPEN:
-            Table.objects.filter(pk=table.pk).update(status=TableStatus.OPEN)
+            _set_status(table, TableStatus.OPEN, actor)
         audit(actor=actor, action="table.open", table=table, payload={"dealer": dealer.get_username()})
         return session
+
+
+def table_open_for_play(*, table: Table, actor: Any) -> bool:
+    """A pit boss opens a table for play from the back office; a dealer takes it on the tablet.
+
+    Returns whether the table changed (an open table is left as it is, with no audit event).
+    """
+    with transaction.atomic():
+        table = _lock_table(table)
+        check_pit_boss(actor)
+        if table.status == TableStatus.OPEN:
+            return False
+        _set_status(table, TableStatus.OPEN, actor)
+        audit(actor=actor, action="table.open", table=table, payload={"dealer": None})
+        return True
 
 
 def table_close(*, table: Table, actor: Any) -> None:
@@ -187,7 +209,8 @@ def table_close(*, table: Table, actor: Any) -> None:
         if Round.objects.filter(table=table, state__in=_OPEN).exists():
             raise Conflict("a round is still open at this table")
         TableSession.objects.filter(table=table, closed_at__isnull=True).update(closed_at=timezone.now())
-        Table.objects.filter(pk=table.pk).update(status=TableStatus.CLOSED)
+        if table.status != TableStatus.CLOSED:
+            _set_status(table, TableStatus.CLOSED, actor)
         audit(actor=actor, action="table.close", table=table)
 
 

@@ -28,6 +28,27 @@ def _fast_password_hashing(request: pytest.FixtureRequest) -> None:
         request.getfixturevalue("settings").PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _no_lockout_unless_asked(request: pytest.FixtureRequest) -> None:
+    """django-axes is off in tests unless a test takes the ``lockout`` fixture.
+
+    Tests sign in many times with the same personas (no test may lock another out), and the test
+    client's ``login()`` calls ``authenticate()`` without a request, which axes refuses.
+    """
+    if "lockout" not in request.fixturenames:
+        request.getfixturevalue("settings").AXES_ENABLED = False
+
+
+@pytest.fixture
+def lockout(settings: Any) -> Any:
+    """django-axes on, as in production: AXES_FAILURE_LIMIT failures of a user name from one address lock it.
+
+    Sign in through the real login views here (``client.post`` to the login URL), not ``client.login()``.
+    """
+    settings.AXES_ENABLED = True
+    return settings
+
+
 def _persona(username: str, role: str | None, *, staff: bool) -> Any:
     from django.contrib.auth.models import Group
 

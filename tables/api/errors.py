@@ -16,7 +16,8 @@ from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.utils.html import format_html
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -94,3 +95,26 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         else:
             response.data = error_body(str(detail), code=getattr(detail, "code", exc.default_code))
     return response
+
+
+def lockout_message() -> str:
+    """What a locked-out user is told (the cool-off of AXES_COOLOFF_MINUTES)."""
+    from django.conf import settings
+
+    return (f"too many failed sign-ins: this user name is locked for {settings.AXES_COOLOFF_MINUTES} minutes "
+            "from this address; try again later")  # fmt: skip
+
+
+def lockout_response(request: HttpRequest, original_response: HttpResponse | None = None,
+                     credentials: dict[str, Any] | None = None) -> HttpResponse:
+    """django-axes' answer to a locked-out sign-in (AXES_LOCKOUT_CALLABLE): JSON on the API, a page elsewhere."""
+    from django.conf import settings
+
+    message = lockout_message()
+    headers = {"Retry-After": str(settings.AXES_COOLOFF_MINUTES * 60)}
+    if request.path.startswith("/api/"):
+        return JsonResponse(error_body(message, code="locked_out"), status=status.HTTP_429_TOO_MANY_REQUESTS,
+                            headers=headers)  # fmt: skip
+    page = format_html("<!doctype html><title>Locked out</title><h1>Signed out for a while</h1><p>{}.</p>",
+                       message[0].upper() + message[1:])  # fmt: skip
+    return HttpResponse(page, status=status.HTTP_429_TOO_MANY_REQUESTS, headers=headers)

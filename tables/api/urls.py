@@ -3,12 +3,14 @@
 from django.urls import path
 
 from . import bluffjack, rounds, rummy, tables
-from .auth import TokenView
+from .auth import LogoutAllView, LogoutView, TokenView
 from .rummy import RummyCheckView
 from .verify import RoundVerifyView
 
 urlpatterns: list = [
     path("auth/token/", TokenView.as_view(), name="api-auth-token"),
+    path("auth/logout/", LogoutView.as_view(), name="api-auth-logout"),
+    path("auth/logout-all/", LogoutAllView.as_view(), name="api-auth-logout-all"),
     path("rounds/verify/", RoundVerifyView.as_view(), name="api-rounds-verify"),
     path("tables/", tables.TableListView.as_view(), name="api-tables"),
     path("tables/<int:pk>/", tables.TableDetailView.as_view(), name="api-table"),

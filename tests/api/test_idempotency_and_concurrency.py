@@ -96,7 +96,7 @@ def test_two_concurrent_settles_over_http_give_200_and_409(demo_casino, dealer, 
     if connection.vendor != "postgresql":
         pytest.skip("row locks need PostgreSQL")
     import requests
-    from rest_framework.authtoken.models import Token
+    from knox.models import AuthToken
 
     from tests.api.conftest import client_for
 
@@ -104,7 +104,7 @@ def test_two_concurrent_settles_over_http_give_200_and_409(demo_casino, dealer, 
     services.table_open(table=table, actor=dealer)
     services.shoe_shuffle(table=table, actor=dealer)
     rid = play_split_round(client_for(dealer), table)["id"]
-    token = Token.objects.create(user=dealer).key
+    _, token = AuthToken.objects.create(user=dealer)
     barrier = threading.Barrier(2)
     codes: list[int] = []
 

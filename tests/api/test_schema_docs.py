@@ -9,7 +9,7 @@ pytestmark = pytest.mark.django_db
 
 COMMANDS = ["rounds_verify", "rounds_open", "rounds_card", "rounds_scan", "rounds_decision", "rounds_settle",
             "rounds_paid", "rounds_approve", "rounds_pause", "rounds_resume", "rounds_cancel", "rounds_card_correct",
-            "tables_open", "tables_shuffle", "tables_recall", "auth_token",
+            "tables_open", "tables_shuffle", "tables_recall", "auth_token", "auth_logout", "auth_logout_all",
             "rummy_game_start", "rummy_deal_start", "rummy_action", "rummy_scan", "rummy_game_end",
             "bluffjack_hand_open", "bluffjack_game_end"]  # fmt: skip
 

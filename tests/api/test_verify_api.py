@@ -38,13 +38,13 @@ def test_it_refuses_an_anonymous_request():
     assert "error" in response.json()
 
 
-def test_it_accepts_a_drf_token(django_user_model):
-    from rest_framework.authtoken.models import Token
+def test_it_accepts_an_api_token(django_user_model):
+    from knox.models import AuthToken
 
     user = django_user_model.objects.create_user("tablet", password="pw-tablet-1")
-    token = Token.objects.create(user=user)
+    _, token = AuthToken.objects.create(user=user)
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     response = client.post(URL, {"game": "no-such-game"}, format="json")
     assert response.status_code == 400  # authenticated; the body was the problem
 
@@ -53,7 +53,7 @@ def test_token_endpoint_gives_the_users_token(django_user_model):
     django_user_model.objects.create_user("tablet", password="pw-tablet-1")
     response = APIClient().post("/api/auth/token/", {"username": "tablet", "password": "pw-tablet-1"}, format="json")
     assert response.status_code == 200
-    assert len(response.json()["token"]) == 40
+    assert len(response.json()["token"]) == 64
 
 
 def test_token_endpoint_refuses_a_wrong_password(django_user_model):

@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import importlib
+import os
+import subprocess
 import sys
+from pathlib import Path
 from types import ModuleType
 
 import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+REAL_KEY = "a-real-secret-" + "x9" * 30
 
 
 def _settings_with(monkeypatch: pytest.MonkeyPatch, tmp_path, **env: str) -> ModuleType:  # type: ignore[no-untyped-def]
-    for key in ("DATABASE_URL", "CELERY_BROKER_URL"):
+    for key in ("DATABASE_URL", "CELERY_BROKER_URL", "SECRET_KEY", "HTTPS", "DEBUG", "ALLOWED_HOSTS",
+                "CELERY_TASK_ALWAYS_EAGER", "AXES_FAILURE_LIMIT", "AXES_COOLOFF_MINUTES", "API_TOKEN_TTL_HOURS"):
         monkeypatch.delenv(key, raising=False)
     monkeypatch.setenv("CASINO_VAR_DIR", str(tmp_path))
     for key, value in env.items():
@@ -62,3 +69,77 @@ def test_the_test_database_is_the_one_the_environment_chose() -> None:
 
     expected = "postgresql" if os.environ.get("DATABASE_URL", "").startswith("postgres") else "sqlite"
     assert connection.vendor == expected
+
+
+def test_the_embedded_demo_runs_on_the_development_key(monkeypatch, tmp_path) -> None:
+    settings = _settings_with(monkeypatch, tmp_path)
+    assert settings.SECRET_KEY == settings.DEVELOPMENT_SECRET_KEY
+    assert settings.HTTPS is False
+
+
+@pytest.mark.parametrize("env", [
+    {"HTTPS": "1"},
+    {"HTTPS": "1", "SECRET_KEY": "dev-insecure-" + "k" * 50},
+    {"HTTPS": "1", "SECRET_KEY": "  "},
+    {"ALLOWED_HOSTS": "casino.example.com"},
+], ids=["https-no-key", "https-development-key", "https-blank-key", "real-host-development-key"])
+def test_production_refuses_to_start_without_a_real_secret_key(monkeypatch, tmp_path, env) -> None:
+    with pytest.raises(ImproperlyConfigured, match="SECRET_KEY"):
+        _settings_with(monkeypatch, tmp_path, **env)
+
+
+def test_production_starts_with_a_real_secret_key(monkeypatch, tmp_path) -> None:
+    settings = _settings_with(monkeypatch, tmp_path, HTTPS="1", SECRET_KEY=REAL_KEY, ALLOWED_HOSTS="casino.example.com")
+    assert (settings.SECRET_KEY, settings.SESSION_COOKIE_SECURE, settings.SECURE_SSL_REDIRECT) == (REAL_KEY, True, True)
+
+
+@pytest.mark.parametrize("name", ["DEBUG", "HTTPS", "CELERY_TASK_ALWAYS_EAGER"])
+def test_a_misspelt_boolean_fails_loudly(monkeypatch, tmp_path, name) -> None:
+    with pytest.raises(ImproperlyConfigured, match=f"{name}='ture' is not a boolean"):
+        _settings_with(monkeypatch, tmp_path, SECRET_KEY=REAL_KEY, **{name: "ture"})
+
+
+@pytest.mark.parametrize(("raw", "expected"), [
+    ("1", True), ("true", True), ("True", True), ("yes", True), ("on", True),
+    ("0", False), ("false", False), ("FALSE", False), ("no", False), ("off", False), ("", False),
+])
+def test_boolean_spellings(monkeypatch, tmp_path, raw, expected) -> None:
+    assert _settings_with(monkeypatch, tmp_path, DEBUG=raw).DEBUG is expected
+
+
+def _manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    root = Path(__file__).resolve().parents[2]
+    # The browser fixture sets DJANGO_ALLOW_ASYNC_UNSAFE in this process; a deploy check rightly fails on it.
+    unset = ("SECRET_KEY", "HTTPS", "ALLOWED_HOSTS", "DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE")
+    clean = {k: v for k, v in os.environ.items() if k not in unset}
+    return subprocess.run([sys.executable, str(root / "manage.py"), *args], env={**clean, **env},
+                          capture_output=True, text=True, timeout=120, cwd=root)  # fmt: skip
+
+
+def test_check_deploy_fails_on_the_development_key() -> None:
+    plain = _manage("check", "--deploy")
+    assert plain.returncode != 0 and "casino.E001" in plain.stderr and "SECRET_KEY" in plain.stderr
+    https = _manage("check", "--deploy", HTTPS="1")
+    assert https.returncode != 0 and "ImproperlyConfigured" in https.stderr and "SECRET_KEY" in https.stderr
+    real = _manage("check", "--deploy", "--fail-level", "WARNING", HTTPS="1", SECRET_KEY=REAL_KEY)
+    assert real.returncode == 0, real.stderr
+
+
+def test_lockout_and_token_lifetime_come_from_the_environment(monkeypatch, tmp_path) -> None:
+    from datetime import timedelta
+
+    defaults = _settings_with(monkeypatch, tmp_path)
+    assert (defaults.AXES_FAILURE_LIMIT, defaults.AXES_COOLOFF_TIME) == (5, timedelta(minutes=15))
+    assert defaults.AXES_LOCKOUT_PARAMETERS == [["username", "ip_address"]]
+    assert defaults.REST_KNOX["TOKEN_TTL"] == timedelta(hours=12)
+    assert defaults.REST_KNOX["AUTH_HEADER_PREFIX"] == "Token"
+    custom = _settings_with(monkeypatch, tmp_path, AXES_FAILURE_LIMIT="3", AXES_COOLOFF_MINUTES="60",
+                            API_TOKEN_TTL_HOURS="8")  # fmt: skip
+    assert (custom.AXES_FAILURE_LIMIT, custom.AXES_COOLOFF_TIME) == (3, timedelta(hours=1))
+    assert custom.REST_KNOX["TOKEN_TTL"] == timedelta(hours=8)
+
+
+@pytest.mark.parametrize("name", ["AXES_FAILURE_LIMIT", "AXES_COOLOFF_MINUTES", "API_TOKEN_TTL_HOURS"])
+def test_a_non_positive_limit_fails_loudly(monkeypatch, tmp_path, name) -> None:
+    with pytest.raises(ImproperlyConfigured, match=name):
+        _settings_with(monkeypatch, tmp_path, **{name: "0"})
