@@ -75,6 +75,9 @@ def scan_confidence() -> float:
 
 
 MAX_IMAGE_BYTES = 8 * 1024 * 1024
+# A tablet or document camera's photo is at most about 12-24 megapixels; more is refused before decoding.
+MAX_IMAGE_SIDE = 8192
+MAX_IMAGE_PIXELS = 24_000_000
 
 
 class Conflict(Exception):
@@ -531,14 +534,43 @@ def decode_image(data: bytes) -> Any:
     import cv2  # imported here: only scan uploads need OpenCV
     import numpy as np
 
+    check_image_header(data)
+    try:
+        array = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
+    except (cv2.error, ValueError, MemoryError):  # a header that lied about the size, a truncated stream
+        array = None
+    if array is None or array.ndim != 3 or array.shape[0] < 8 or array.shape[1] < 8:
+        raise InvalidInput("the file is not a readable image (JPEG or PNG expected)", field="image")
+    return array
+
+
+def check_image_header(data: bytes) -> tuple[int, int]:
+    """The image's (width, height) read from its header alone; refuse what is not a JPEG or PNG, or too large.
+
+    Decoding is what costs memory (a 2.6 MB PNG of 30000 x 30000 pixels decodes to 2.7 GB), so the
+    size is judged from the header before a single pixel is decoded.
+    """
+    import io
+
+    from PIL import Image, UnidentifiedImageError
+
     if not data:
         raise InvalidInput("the image is empty", field="image")
     if len(data) > MAX_IMAGE_BYTES:
         raise InvalidInput(f"the image is larger than {MAX_IMAGE_BYTES // (1024 * 1024)} MB", field="image")
-    array = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
-    if array is None or array.ndim != 3 or array.shape[0] < 8 or array.shape[1] < 8:
-        raise InvalidInput("the file is not a readable image (JPEG or PNG expected)", field="image")
-    return array
+    try:
+        with Image.open(io.BytesIO(data)) as img:  # lazy: reads the header only
+            kind, (width, height) = img.format, img.size
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
+        raise InvalidInput("the file is not a readable image (JPEG or PNG expected)", field="image") from None
+    except Image.DecompressionBombError:  # Pillow's own refusal, far above ours
+        raise InvalidInput(f"the image has far more than {MAX_IMAGE_PIXELS // 1_000_000} megapixels", field="image") from None
+    if kind not in ("JPEG", "PNG"):
+        raise InvalidInput(f"a {kind} image is not accepted (JPEG or PNG expected)", field="image")
+    if width > MAX_IMAGE_SIDE or height > MAX_IMAGE_SIDE or width * height > MAX_IMAGE_PIXELS:
+        raise InvalidInput(f"the image is {width} x {height} pixels; at most {MAX_IMAGE_SIDE} pixels a side and "
+                           f"{MAX_IMAGE_PIXELS // 1_000_000} megapixels are accepted", field="image")  # fmt: skip
+    return width, height
 
 
 def recognise(image: Any) -> list[dict[str, Any]]:
@@ -560,21 +592,39 @@ def recognise(image: Any) -> list[dict[str, Any]]:
     return found
 
 
-def round_scan_card(*, round: Round | int, image: bytes, actor: Any, filename: str = "scan.png",
+@dataclass(frozen=True)
+class ScanReading:
+    """An uploaded scan read by vision, before anything is stored: its bytes, hash and cards found."""
+
+    image: bytes
+    sha256: str
+    found: list[dict[str, Any]]
+
+
+def scan_precheck(*, round: Round, actor: Any) -> None:
+    """Refuse a scan before any expensive work: who may act at the table, and whether the round takes cards."""
+    check_right(actor, round.table)
+    _require_state(round, RoundState.IN_PLAY, doing="add a card")
+
+
+def scan_read(image: bytes) -> ScanReading:
+    """Check the image's header, decode it and read its cards; no database work (runs outside any transaction)."""
+    found = recognise(decode_image(image))
+    return ScanReading(image, hashlib.sha256(image).hexdigest(), found)
+
+
+def round_scan_card(*, round: Round | int, reading: ScanReading, actor: Any,
                     expected_version: int | None = None) -> ScanResult:
-    """Store a scan, read it with vision, and record its cards when the reading is confident.
+    """Store a scan already read by ``scan_read`` and record its cards when the reading is confident.
 
     A reading below the confidence threshold (or no card, or a card the shoe cannot hold) records
     nothing: the tablet shows the candidates and the dealer confirms or picks the card, which then
     comes through ``round_add_card`` with the scan's id.
     """
-    array = decode_image(image)  # before the transaction: a corrupt upload locks nothing
-    found = recognise(array)
-    sha = hashlib.sha256(image).hexdigest()
+    found, sha, image = reading.found, reading.sha256, reading.image
     with transaction.atomic():
         round = _lock_round(round, expected_version)
-        check_right(actor, round.table)
-        _require_state(round, RoundState.IN_PLAY, doing="add a card")
+        scan_precheck(round=round, actor=actor)  # again under the lock: the round may have moved on
         scan = Scan(round=round, sha256=sha, recognised=found, uploaded_by=actor)
         ext = ".jpg" if image[:3] == b"\xff\xd8\xff" else ".png"
         scan.image.save(f"{sha[:16]}{ext}", ContentFile(image), save=False)

@@ -77,6 +77,16 @@ def _replay(record: IdempotencyKey, fingerprint: str) -> Response:
     return response
 
 
+def answered_before(request: Request) -> Response | None:
+    """The stored answer when this request's ``Idempotency-Key`` was already done (for views that do slow
+    work before their idempotent write: a retry is answered without doing it again)."""
+    key = _key_of(request)
+    if key is None:
+        return None
+    existing = IdempotencyKey.objects.filter(user=request.user, key=key).first()
+    return None if existing is None else _replay(existing, _fingerprint(request))
+
+
 def idempotent(method: Callable[..., Response]) -> Callable[..., Response]:
     """Decorate a write view's handler so that ``Idempotency-Key`` retries replay the first answer."""
 

@@ -21,7 +21,7 @@ from tables import selectors, services
 from tables.models import Round, Table
 
 from .base import ApiView
-from .idempotency import idempotent
+from .idempotency import answered_before, idempotent
 from .serializers import ErrorSerializer
 
 IDEMPOTENCY = OpenApiParameter(
@@ -189,14 +189,28 @@ class RoundScanView(ApiView):
 
     @extend_schema(operation_id="rounds_scan", request={"multipart/form-data": ScanInput}, parameters=[IDEMPOTENCY],
                    responses={200: ScanAnswerSerializer, **ERRORS}, tags=["rounds"])  # fmt: skip
-    @idempotent
     def post(self, request: Request, pk: int) -> Response:
+        # Who may scan and whether the round takes a card are checked before the upload is looked at;
+        # the image is then checked from its header, decoded and read outside any transaction, and
+        # only the storing of the scan and its cards is the idempotent, locked write.
+        rnd = _round_or_404(pk)
+        services.check_right(request.user, rnd.table)
         data = _valid(ScanInput, request)
+        replay = answered_before(request)  # a retry of a scan already stored: its answer, nothing read again
+        if replay is not None:
+            return replay
+        services.scan_precheck(round=rnd, actor=request.user)
         upload = data["image"]
         if upload.size > services.MAX_IMAGE_BYTES:
-            raise services.InvalidInput("the image is too large", field="image")
-        result = services.round_scan_card(round=_round_or_404(pk), image=upload.read(), actor=request.user,
-                                          filename=upload.name or "scan", expected_version=data.get("version"))  # fmt: skip
+            raise services.InvalidInput(f"the image is larger than {services.MAX_IMAGE_BYTES // 2**20} MB",
+                                        field="image")  # fmt: skip
+        reading = services.scan_read(upload.read())
+        return self._store(request, pk, reading=reading, version=data.get("version"))
+
+    @idempotent
+    def _store(self, request: Request, pk: int, *, reading: services.ScanReading, version: int | None) -> Response:
+        result = services.round_scan_card(round=_round_or_404(pk), reading=reading, actor=request.user,
+                                          expected_version=version)  # fmt: skip
         result.round.refresh_from_db()
         return Response(ScanAnswerSerializer({
             "round": selectors.round_document(result.round), "scan": result.scan.pk, "sha256": result.scan.sha256,

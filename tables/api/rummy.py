@@ -238,13 +238,13 @@ class RummyScanView(ApiView):
                    responses={200: RummyScanOutput, **ERRORS}, tags=["rummy"])  # fmt: skip
     def post(self, request: Request, pk: int) -> Response:
         game = _game_or_404(pk)
-        services.check_right(request.user, game.table)
+        services.check_right(request.user, game.table)  # before the upload is looked at
         data = _valid(RummyScanInput, request)
         upload = data["image"]
         if upload.size > services.MAX_IMAGE_BYTES:
-            raise InvalidInput("the image is too large", field="image")
+            raise InvalidInput(f"the image is larger than {services.MAX_IMAGE_BYTES // 2**20} MB", field="image")
         raw = upload.read()
-        found = services.recognise(services.decode_image(raw))
+        found = services.scan_read(raw).found
         state = services_rummy.replay(game)
         deal = max(state.deal_number, 1)
         check = services_rummy.melds_from_scan([c["code"] for c in found], deal, state.rules)

@@ -72,3 +72,71 @@ def test_the_dealer_corrects_a_card_before_settlement(bj_table, dealer_api):
     ok(dealer_api.post(f"/api/rounds/{rid}/cards/", {"code": "8S"}, format="json"))
     body = ok(dealer_api.post(f"/api/rounds/{rid}/cards/1/correct/", {"code": "8D", "reason": "misread"}, format="json"))
     assert body["cards"][0]["code"] == "8D" and body["cards"][0]["corrected_from"] == "8S"
+
+
+# Image bombs and who may scan: the permission and the size are judged before any pixel is decoded.
+
+
+def png_header_only(width: int, height: int) -> bytes:
+    """A PNG whose header claims ``width`` x ``height`` pixels (a few hundred bytes, a bomb once decoded)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0" * 4096)) + chunk(b"IEND", b"")
+
+
+def test_a_huge_image_is_refused_from_its_header_without_decoding(bj_table, dealer_api, monkeypatch):
+    import cv2
+
+    def never(*a, **k):
+        raise AssertionError("the image was decoded")
+
+    monkeypatch.setattr(cv2, "imdecode", never)
+    rid = open_round(dealer_api, bj_table)["id"]
+    response = post_scan(dealer_api, rid, png_header_only(30000, 30000))
+    assert response.status_code == 400
+    assert response.json()["field"] == "image" and "megapixels" in response.json()["error"]
+    assert not Scan.objects.filter(round_id=rid).exists()
+    response = post_scan(dealer_api, rid, png_header_only(9000, 3000))
+    assert response.status_code == 400 and "9000 x 3000 pixels" in response.json()["error"]
+
+
+@pytest.mark.parametrize("data, words", [
+    (b"", "empty"),
+    (b"GIF89a" + b"\0" * 100, "not a readable image"),
+    (b"\x89PNG\r\n\x1a\n" + b"\0" * 50, "not a readable image"),
+    (png_header_only(2000, 1500), "not a readable image"),  # a header whose pixel data is cut short
+])  # fmt: skip
+def test_a_malformed_image_is_a_clear_400(bj_table, dealer_api, data, words):
+    rid = open_round(dealer_api, bj_table)["id"]
+    response = post_scan(dealer_api, rid, data)
+    assert response.status_code == 400 and words in response.json()["error"], response.content
+
+
+@pytest.mark.parametrize("who", ["auditor", "outsider", "other_dealer"])
+def test_who_may_not_scan_gets_403_before_the_image_is_read(bj_table, dealer_api, who, request, monkeypatch):
+    from tests.api.conftest import client_for
+    from tests.factories import UserFactory
+
+    def never(*a, **k):
+        raise AssertionError("the image was read")
+
+    monkeypatch.setattr(services, "scan_read", never)
+    rid = open_round(dealer_api, bj_table)["id"]
+    if who == "other_dealer":
+        from django.contrib.auth.models import Group
+
+        from tables.roles import DEALER
+
+        user = UserFactory(username="dealer2")
+        user.groups.add(Group.objects.get(name=DEALER))
+    elif who == "outsider":
+        user = UserFactory(username="nobody")
+    else:
+        user = request.getfixturevalue("auditor")
+    response = post_scan(client_for(user), rid, png_header_only(30000, 30000))
+    assert response.status_code == 403, response.content
