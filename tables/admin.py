@@ -142,7 +142,9 @@ class TableAdmin(HistoryAdmin):
     fieldsets = (
         (None, {"fields": ("pit", "number", "game", "status")}),
         ("Rules and pay table (published versions)", {"fields": ("rule_set", "pay_table")}),
-        ("Limits", {"fields": ("min_bet", "max_bet")}),
+        ("Limits", {"fields": ("min_bet", "max_bet", ("side_bet_min", "side_bet_max"), ("behind_min", "behind_max"),
+                               "max_bets_behind"),
+                    "description": "Side bets and bets behind take the main limits where their own are empty."}),
     )
 
     def get_readonly_fields(self, request: HttpRequest, obj: Table | None = None) -> Any:
@@ -151,7 +153,8 @@ class TableAdmin(HistoryAdmin):
         # The status of an existing table changes only through the open/close actions, which go
         # through the services (a table with a round open does not close; the dealer's session ends).
         if obj is not None and not request.user.has_perm("tables.add_table"):
-            return ("pit", "number", "game", "rule_set", "pay_table", "min_bet", "max_bet", "status")
+            return ("pit", "number", "game", "rule_set", "pay_table", "min_bet", "max_bet", "side_bet_min",
+                    "side_bet_max", "behind_min", "behind_max", "max_bets_behind", "status")
         if obj is not None:
             return ("status",)
         return super().get_readonly_fields(request, obj)

@@ -356,15 +356,24 @@ def _dealer_of(seats: list[Any]) -> str | None:
 
 
 def _check_limits(table: Table, setup: dict[str, Any]) -> None:
+    """Every bet within the table's limits for its kind, and no more bets behind a seat than the table allows."""
+
+    def within(kind: str, amount: str, field: str) -> None:
+        lo, hi = table.limits(kind)
+        if not lo <= Decimal(amount) <= hi:
+            name = {"main": "main bet", "ante": "ante", "behind": "bet behind"}.get(kind, f"{kind} bet")
+            raise InvalidInput(f"the {name} must be between {fmt(lo)} and {fmt(hi)} at this table", field=field)
+
     for i, seat in enumerate(setup["seats"]):
-        for kind in ("main", "ante"):
-            if kind in seat["wagers"]:
-                amount = Decimal(seat["wagers"][kind])
-                if not table.min_bet <= amount <= table.max_bet:
-                    raise InvalidInput(
-                        f"the {kind} bet must be between the table limits {fmt(table.min_bet)} and {fmt(table.max_bet)}",
-                        field=f"seats[{i}].wagers.{kind}",
-                    )
+        for kind, amount in seat["wagers"].items():
+            within(kind, amount, f"seats[{i}].wagers.{kind}")
+        behind = seat.get("behind", [])
+        if len(behind) > table.max_bets_behind:
+            raise InvalidInput(f"at most {table.max_bets_behind} bets behind a seat at this table",
+                               field=f"seats[{i}].behind")  # fmt: skip
+        for j, b in enumerate(behind):
+            for kind, amount in b["wagers"].items():
+                within("behind" if kind == "main" else kind, amount, f"seats[{i}].behind[{j}].wagers.{kind}")
 
 
 def round_open(*, table: Table, seats: object, actor: Any, bluffjack_game: BluffjackGame | None = None) -> Round:

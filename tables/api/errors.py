@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import ObjectDoesNotExist
+from django.conf import settings
+from django.core.exceptions import ObjectDoesNotExist, RequestDataTooBig
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.html import format_html
@@ -75,6 +76,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
 
     if isinstance(exc, ServiceConflict):
         return Response(error_body(str(exc), code="conflict"), status=status.HTTP_409_CONFLICT)
+    if isinstance(exc, RequestDataTooBig):
+        return Response(error_body(f"the request body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024} KB",
+                                   field="(body)", code="too_large"), status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
     if isinstance(exc, Http404 | ObjectDoesNotExist):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):

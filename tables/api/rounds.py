@@ -8,6 +8,8 @@ to a round the dealer is not looking at.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from typing import Any
 
 from django.shortcuts import get_object_or_404
@@ -72,29 +74,68 @@ class ScanAnswerSerializer(serializers.Serializer):
     candidates = serializers.ListField(child=serializers.DictField())
 
 
-class VersionedInput(serializers.Serializer):
+MAX_BEHIND = 10  # bets behind one seat the API accepts at all (each table sets its own, lower, cap)
+
+
+class StrictInput(serializers.Serializer):
+    """An input serializer that refuses keys it does not declare (junk never reaches a round or the audit)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, Mapping):
+            unknown = sorted(str(k) for k in data if k not in self.fields)
+            if unknown:
+                raise serializers.ValidationError({unknown[0][:40]: ["unknown field"]})
+        return super().to_internal_value(data)
+
+
+_KEY = re.compile(r"[a-z0-9+-]{1,20}", re.ASCII)  # a bet kind: main, perfect-pairs, 21+3, ante, ...
+_SEAT_KEY = re.compile(r"[0-9]{1,2}", re.ASCII)  # "1".."99": "²", "١" and "𝟏" are not seat numbers
+
+
+class _KeyedField(serializers.DictField):
+    """A JSON object whose keys must match ``pattern`` (bet kinds, seat numbers)."""
+
+    def __init__(self, *, pattern: re.Pattern[str], what: str, max_keys: int = 20, **kwargs: Any) -> None:
+        self.pattern, self.what, self.max_keys = pattern, what, max_keys
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        if isinstance(data, Mapping):
+            if len(data) > self.max_keys:
+                raise serializers.ValidationError(f"at most {self.max_keys} entries")
+            for k in data:
+                if not isinstance(k, str) or not self.pattern.fullmatch(k):
+                    raise serializers.ValidationError({str(k)[:40]: [f"not a {self.what}"]})
+        return dict(super().to_internal_value(data))
+
+
+def _wagers(**kwargs: Any) -> _KeyedField:
+    return _KeyedField(pattern=_KEY, what="bet kind", child=serializers.CharField(max_length=20), **kwargs)
+
+
+class VersionedInput(StrictInput):
     version = serializers.IntegerField(required=False, min_value=1, help_text="the round version the tablet saw")
 
 
-class _BehindInput(serializers.Serializer):
-    wagers = serializers.DictField(child=serializers.CharField(max_length=20), allow_empty=False)
+class _BehindInput(StrictInput):
+    wagers = _wagers(allow_empty=False)
     double_along = serializers.BooleanField(required=False)
     follow_split = serializers.ChoiceField(choices=["both", "first"], required=False)
     player = serializers.CharField(required=False, max_length=40)
 
 
-class _SeatInput(serializers.Serializer):
+class _SeatInput(StrictInput):
     seat = serializers.IntegerField(min_value=1, max_value=99)
-    wagers = serializers.DictField(child=serializers.CharField(max_length=20), allow_empty=False, required=False)
+    wagers = _wagers(allow_empty=False, required=False)
     stack = serializers.IntegerField(min_value=0, required=False, help_text="pot games: the player's chips")
     dealer = serializers.BooleanField(required=False, help_text="pot games: this player deals the hand")
-    behind = _BehindInput(many=True, required=False)
+    behind = _BehindInput(many=True, required=False, max_length=MAX_BEHIND)
     player = serializers.CharField(required=False, max_length=40)
     refuses_bets_behind = serializers.BooleanField(required=False)
 
 
-class RoundOpenInput(serializers.Serializer):
-    seats = _SeatInput(many=True, allow_empty=False)
+class RoundOpenInput(StrictInput):
+    seats = _SeatInput(many=True, allow_empty=False, max_length=10)
 
 
 class CardInput(VersionedInput):
@@ -114,8 +155,8 @@ class DecisionInput(VersionedInput):
 
 
 class PaidInput(VersionedInput):
-    paid = serializers.DictField(
-        child=serializers.DictField(child=serializers.CharField(max_length=20)),
+    paid = _KeyedField(
+        pattern=_SEAT_KEY, what="seat number", child=_wagers(),
         help_text='seat → bet kind → winnings handed over, e.g. {"1": {"main": "10.00", "bonus": "9990.00"}}',
     )
 
@@ -131,6 +172,15 @@ class OptionalReasonInput(VersionedInput):
 class CorrectInput(VersionedInput):
     code = serializers.CharField(max_length=3)
     reason = serializers.CharField(max_length=300)
+
+
+def _plain(value: Any) -> Any:
+    """Validated data as plain JSON values (DRF returns ordered dicts)."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
 
 
 def _valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
@@ -165,7 +215,7 @@ class RoundOpenView(ApiView):
     def post(self, request: Request, pk: int) -> Response:
         table = get_object_or_404(Table, pk=pk)
         data = _valid(RoundOpenInput, request)
-        rnd = services.round_open(table=table, seats=request.data.get("seats", data["seats"]), actor=request.user)
+        rnd = services.round_open(table=table, seats=_plain(data["seats"]), actor=request.user)
         return _round_answer(rnd, status=201)
 
 
@@ -253,7 +303,7 @@ class RoundPaidView(ApiView):
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         data = _valid(PaidInput, request)
-        rnd = services.round_record_paid(round=_round_or_404(pk), paid=request.data["paid"], actor=request.user,
+        rnd = services.round_record_paid(round=_round_or_404(pk), paid=_plain(data["paid"]), actor=request.user,
                                          expected_version=data.get("version"))  # fmt: skip
         return _round_answer(rnd)
 

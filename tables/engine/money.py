@@ -7,6 +7,7 @@ is a ``Decimal`` quantised to two places.
 
 from __future__ import annotations
 
+import re
 from decimal import ROUND_DOWN, Decimal, InvalidOperation
 from fractions import Fraction
 
@@ -19,6 +20,9 @@ ZERO = Decimal("0.00")
 def to_money(value: Decimal | int | str) -> Decimal:
     """An exact amount quantised to the cent (no validation beyond exactness)."""
     return Decimal(value).quantize(CENT, rounding=ROUND_DOWN)
+
+
+_AMOUNT = re.compile(r"[+-]?[0-9]{1,15}(\.[0-9]{1,15})?|[+-]?\.[0-9]{1,15}", re.ASCII)
 
 
 def parse_amount(value: object, *, field: str, positive: bool = True, allow_zero: bool = False) -> Decimal:
@@ -36,8 +40,12 @@ def parse_amount(value: object, *, field: str, positive: bool = True, allow_zero
     if isinstance(value, Decimal):
         amount = value
     elif isinstance(value, int | str):
+        text = str(value).strip()
+        # Decimal() also takes "1_000", "١٠" and "𝟏": an amount is written with ASCII digits only.
+        if not _AMOUNT.fullmatch(text):
+            raise InvalidInput(f"amount must be a decimal number such as \"10.00\", got {value!r}", field=field)
         try:
-            amount = Decimal(str(value).strip())
+            amount = Decimal(text)
         except InvalidOperation:
             raise InvalidInput(f"amount must be a decimal number such as \"10.00\", got {value!r}", field=field) from None
     else:

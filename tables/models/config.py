@@ -477,6 +477,20 @@ class Table(models.Model):
     )
     min_bet = models.DecimalField(max_digits=12, decimal_places=2, validators=[MinValueValidator(Decimal("0.01"))])
     max_bet = models.DecimalField(max_digits=12, decimal_places=2, validators=[MinValueValidator(Decimal("0.01"))])
+    # Side bets (Perfect Pairs, 21+3) and bets behind have limits of their own; empty means the main limits.
+    side_bet_min = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True,
+                                       validators=[MinValueValidator(Decimal("0.01"))],
+                                       help_text="Smallest side bet (Perfect Pairs, 21+3); empty: the minimum bet.")
+    side_bet_max = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True,
+                                       validators=[MinValueValidator(Decimal("0.01"))],
+                                       help_text="Largest side bet; empty: the maximum bet.")
+    behind_min = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True,
+                                     validators=[MinValueValidator(Decimal("0.01"))],
+                                     help_text="Smallest bet behind; empty: the minimum bet.")
+    behind_max = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True,
+                                     validators=[MinValueValidator(Decimal("0.01"))],
+                                     help_text="Largest bet behind; empty: the maximum bet.")
+    max_bets_behind = models.PositiveSmallIntegerField(default=3, help_text="Bets behind one seat, at most.")
     status = models.CharField(max_length=10, choices=TableStatus.choices, default=TableStatus.CLOSED)
 
     history = HistoricalRecords()
@@ -494,11 +508,23 @@ class Table(models.Model):
     def __str__(self) -> str:
         return f"Table {self.number} ({self.game.slug if self.game_id else '?'})"
 
+    def limits(self, kind: str) -> tuple[Decimal, Decimal]:
+        """The (minimum, maximum) of a bet kind at this table: main and ante, a side bet, or ``behind``."""
+        if kind in ("perfect-pairs", "21+3"):
+            return self.side_bet_min or self.min_bet, self.side_bet_max or self.max_bet
+        if kind == "behind":
+            return self.behind_min or self.min_bet, self.behind_max or self.max_bet
+        return self.min_bet, self.max_bet
+
     def clean(self) -> None:
         """Limits in order; rule set and pay table published and of the table's game."""
         errors: dict[str, str] = {}
         if self.min_bet is not None and self.max_bet is not None and self.min_bet > self.max_bet:
             errors["min_bet"] = f"The minimum bet ({self.min_bet}) is above the maximum bet ({self.max_bet})."
+        for lo, hi in (("side_bet_min", "side_bet_max"), ("behind_min", "behind_max")):
+            a, b = getattr(self, lo), getattr(self, hi)
+            if a is not None and b is not None and a > b:
+                errors[lo] = f"The minimum ({a}) is above the maximum ({b})."
         if self.game_id is not None:
             for field in ("rule_set", "pay_table"):
                 version = getattr(self, field) if getattr(self, f"{field}_id") is not None else None
