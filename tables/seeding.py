@@ -13,6 +13,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from tables.engine.games import GAMES as REGISTRY
 from tables.engine.paytable import PUBLISHED
 from tables.engine.rulesets import PUBLISHED_RULES
 
@@ -21,13 +22,7 @@ GetModel = Callable[[str, str], Any]
 SEED_NAME = "Rule text"  # the lineage holding each game's published rules and pay table, version 1
 SEED_REASON = "seeded from the rule texts"
 
-GAMES: tuple[tuple[str, str, str], ...] = (
-    ("finnish-27", "No-Bust Finnish 27", "house-banked"),
-    ("unlimited-blackjack", "Unlimited Blackjack", "house-banked"),
-    ("mini-blackjack", "Mini Blackjack", "house-banked"),
-    ("bluffjack", "Bluffjack", "pot"),
-    ("contract-rummy", "Contract Rummy", "scoring"),
-)
+GAMES: tuple[tuple[str, str, str], ...] = tuple((g.slug, g.name, g.kind) for g in REGISTRY.values())
 
 
 def _record(get_model: GetModel, obj: Any, history_type: str, reason: str) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch, QuerySet
 
+from tables.engine.games import game as game_spec
 from tables.engine.money import fmt
 from tables.models import (
     Approval,
@@ -219,9 +220,7 @@ def shoes_of(table: Table) -> QuerySet[Shoe]:
 
 def seat_count(table: Table) -> int:
     """How many seats the table's game has (the rule set's ``seats``; one for one-seat games)."""
+    spec = game_spec(table.game.slug)
     params = table.rule_set.params or {}
-    if table.game.slug == "finnish-27":
-        return 1
-    if table.game.slug == "bluffjack":
-        return 7
-    return int(params.get("seats", 7 if table.game.slug == "unlimited-blackjack" else 3))
+    # A blackjack rule set may set its own seat count; otherwise the rules' seats.
+    return int(params.get("seats", spec.seats)) if spec.house_banked and spec.seats > 1 else spec.seats

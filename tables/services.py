@@ -25,7 +25,8 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from tables import live
+from tables.engine import live
+from tables.engine.bluffjack.adapter import bluffjack_after, bluffjack_name
 from tables.engine.cards import parse_card
 from tables.engine.errors import InvalidCard, InvalidInput, RuleViolation
 from tables.engine.money import fmt, parse_amount
@@ -978,8 +979,8 @@ def _bluffjack_game_new(table: Table, setup: dict[str, Any], rules_params: dict[
     """A new game at the table from the first hand's seats (the stacks the dealer entered)."""
     starting = int(rules_params.get("starting_chips", 100))
     seats = sorted(setup["seats"], key=lambda s: s["seat"])
-    players = [{"seat": s["seat"], "player": live.bluffjack_name(s)} for s in seats]
-    stacks = {live.bluffjack_name(s): int(s.get("stack", starting)) for s in seats}
+    players = [{"seat": s["seat"], "player": bluffjack_name(s)} for s in seats]
+    stacks = {bluffjack_name(s): int(s.get("stack", starting)) for s in seats}
     number = (BluffjackGame.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0) + 1
     game = BluffjackGame.objects.create(
         table=table, number=number, players=players, starting_stacks=stacks, stacks=stacks,
@@ -996,7 +997,7 @@ def _bluffjack_carry(round: Round, state: Any) -> None:
     if game.hands.filter(number__gt=round.number).exclude(state=RoundState.CANCELLED).exists():
         # The next hands were played from these stacks: re-settling this one would rewrite them.
         raise Conflict("a later hand of this Bluffjack game was played from these stacks: cancel or correct it first")
-    after = live.bluffjack_after(state)
+    after = bluffjack_after(state)
     done = game.hands.exclude(pk=round.pk).exclude(
         state__in=(RoundState.IN_PLAY, RoundState.PAUSED, RoundState.CANCELLED)).count()  # fmt: skip
     game.stacks = {**game.stacks, **after["stacks"]}

@@ -18,10 +18,11 @@ from django.urls import reverse_lazy
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from tables import selectors, services
+from tables.engine.games import live_games
 from tables.models import Table
 
 LOGIN_URL = reverse_lazy("tablet-login")
-LIVE_GAMES = ("finnish-27", "unlimited-blackjack", "mini-blackjack", "bluffjack")
+LIVE_GAMES = live_games()
 
 
 class TabletLoginView(auth_views.LoginView):

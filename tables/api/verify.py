@@ -8,11 +8,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tables.engine import verify_round
+from tables.engine.games import SLUGS
 
 from .base import ApiView
 from .serializers import ErrorSerializer
 
-GAMES = ["finnish-27", "unlimited-blackjack", "mini-blackjack", "bluffjack", "contract-rummy"]
+GAMES = list(SLUGS)
 
 
 class _HandSerializer(serializers.Serializer):

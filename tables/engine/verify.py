@@ -12,16 +12,11 @@ from importlib import import_module
 from typing import Any
 
 from .errors import InvalidInput
+from .games import GAMES as REGISTRY
 from .money import parse_amount
 from .paytable import PayTable
 
-GAMES: dict[str, str] = {
-    "finnish-27": "tables.engine.finnish27",
-    "unlimited-blackjack": "tables.engine.blackjack",
-    "mini-blackjack": "tables.engine.blackjack",
-    "bluffjack": "tables.engine.bluffjack",
-    "contract-rummy": "tables.engine.rummy",
-}
+GAMES: dict[str, str] = {slug: spec.verify_module for slug, spec in REGISTRY.items()}
 
 
 def game_of(request: object) -> str:

@@ -28,18 +28,15 @@ from simple_history.models import HistoricalRecords
 
 from tables.engine import paytable as engine_paytable
 from tables.engine.errors import InvalidInput
+from tables.engine.games import GAMES as GAMES_REGISTRY
 from tables.engine.money import parse_odds
 from tables.engine.rulesets import ShoeRules, rules_from_params
 
-
-class GameSlug(models.TextChoices):
-    """The five games of shared/rules/."""
-
-    FINNISH_27 = "finnish-27", "No-Bust Finnish 27"
-    UNLIMITED_BLACKJACK = "unlimited-blackjack", "Unlimited Blackjack"
-    MINI_BLACKJACK = "mini-blackjack", "Mini Blackjack"
-    BLUFFJACK = "bluffjack", "Bluffjack"
-    CONTRACT_RUMMY = "contract-rummy", "Contract Rummy"
+# The games of shared/rules/, from the one registry (tables.engine.games): FINNISH_27 = "finnish-27", ...
+GameSlug = models.TextChoices(  # type: ignore[misc]
+    "GameSlug", [(g.slug.replace("-", "_").upper(), (g.slug, g.name))
+                 for g in GAMES_REGISTRY.values()],
+)
 
 
 class GameKind(models.TextChoices):
@@ -50,14 +47,8 @@ class GameKind(models.TextChoices):
     SCORING = "scoring", "Scoring game (player vs player)"
 
 
-# The kind of each game, from the table in shared/rules/README.md.
-GAME_KINDS: dict[str, str] = {
-    GameSlug.FINNISH_27: GameKind.HOUSE_BANKED,
-    GameSlug.UNLIMITED_BLACKJACK: GameKind.HOUSE_BANKED,
-    GameSlug.MINI_BLACKJACK: GameKind.HOUSE_BANKED,
-    GameSlug.BLUFFJACK: GameKind.POT,
-    GameSlug.CONTRACT_RUMMY: GameKind.SCORING,
-}
+# The kind of each game, from the registry (the table in shared/rules/README.md).
+GAME_KINDS: dict[str, str] = {g.slug: g.kind for g in GAMES_REGISTRY.values()}
 
 
 class VersionStatus(models.TextChoices):

@@ -75,6 +75,7 @@ class Finnish27Round:
     player_stood: bool = False
     dealer_stood: bool = False
     settlement: Settlement | None = None
+    seat_number: int = 1  # the table's seat the player sits at (the rules have one hand, no seat)
 
     def __post_init__(self) -> None:
         if self.shoe is None:

@@ -91,11 +91,11 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import Card, Rank, format_cards, parse_cards
-from .errors import InvalidInput, RuleViolation
-from .round import CardDealt, DecisionMade, Prompt, RoundSettled, can
-from .rulesets import BluffjackRules, rules_from_params
-from .shoe import Shoe
+from ..cards import Card, Rank, format_cards, parse_cards
+from ..errors import InvalidInput, RuleViolation
+from ..round import CardDealt, DecisionMade, Prompt, RoundSettled, can
+from ..rulesets import BluffjackRules, rules_from_params
+from ..shoe import Shoe
 
 Event = Any
 
@@ -240,6 +240,7 @@ class BluffjackState:
     last_pots: list[PotResult] = field(default_factory=list)
     last_lines: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     total_chips: int = 0
+    seat_of: dict[str, int] = field(default_factory=dict)  # player name -> the table's seat number
 
     # -- derived
     @property

@@ -71,11 +71,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import Card, Rank, Suit, format_cards, parse_card, parse_cards
-from .errors import InvalidInput, RuleViolation
-from .round import DecisionMade, Prompt, can
-from .rulesets import ContractRummyRules, rules_from_params
-from .shoe import ShoeSpec
+from ..cards import Card, Rank, Suit, format_cards, parse_card, parse_cards
+from ..errors import InvalidInput, RuleViolation
+from ..round import DecisionMade, Prompt, can
+from ..rulesets import ContractRummyRules, rules_from_params
+from ..shoe import ShoeSpec
 
 Event = Any
 RANKS_BY_VALUE = {int(r): r for r in Rank} | {1: Rank.ACE}
