@@ -456,6 +456,8 @@ def _replay(round: Round) -> Any:
             live.deal(round.game, state, parse_card(ev.code))
         else:
             live.decide(round.game, state, ev.actor, ev.action, ev.amount)
+    if round.state == RoundState.PAUSED and round.paused_at is not None:
+        live.pause(round.game, state, "interrupted", round.paused_at)
     return state
 
 
@@ -867,12 +869,14 @@ def round_cancel(*, round: Round | int, reason: str, actor: Any, expected_versio
         round = _lock_round(round, expected_version)
         check_right(actor, round.table)
         _require_state(round, RoundState.IN_PLAY, RoundState.PAUSED, doing="cancel")
+        # The refunds are the engine's (a double's and insurance's stakes included), stored as they come.
         refunds = []
-        for w in round.wagers.all():
-            SettlementLine.objects.create(round=round, seat=w.seat, bet=w.kind if w.behind is None else "behind",
-                                          wager=w.amount, result="refund", net=Decimal("0.00"),
-                                          detail=f"round cancelled: {reason}"[:300], behind=w.behind)  # fmt: skip
-            refunds.append({"seat": w.seat, "kind": w.kind, "behind": w.behind, "amount": fmt(w.amount)})
+        for seat, lines in live.cancel(round.game, _replay(round), reason):
+            for ln in lines:
+                SettlementLine.objects.create(round=round, seat=seat, bet=ln.bet, wager=ln.wager, result=ln.result,
+                                              net=ln.net, detail=ln.detail[:300], hand=ln.hand, behind=ln.behind)  # fmt: skip
+                refunds.append({"seat": seat, "kind": ln.bet, "hand": ln.hand, "behind": ln.behind,
+                                "amount": fmt(ln.wager)})  # fmt: skip
         round.wagers.update(refunded=True)
         _bump(round, state=RoundState.CANCELLED, closed_at=timezone.now(), due={}, paid={}, discrepancies=[],
               prompt={"phase": "cancelled", "actor": None, "needs": "none", "allowed": [], "forced": None,
@@ -941,21 +945,18 @@ def round_settle_interrupted(*, round: Round | int, actor: Any | None = None) ->
     """
     with transaction.atomic():
         round = _lock_round(round)
-        # The rule set says after how long (Mini Blackjack: 48 hours); 0 means the game has no such rule.
-        hours = int(round.rules.get("interrupted_settle_hours") or 0)
-        if round.game != "mini-blackjack" or hours <= 0 or round.state != RoundState.PAUSED or not round.paused_at \
-                or round.paused_at > timezone.now() - timedelta(hours=hours):
+        if round.state != RoundState.PAUSED or not round.paused_at:
             return "skipped"
         state = _replay(round)
-        stood = 0
-        for _ in range(20):  # a bounded loop: a round has at most a handful of player decisions
-            prompt = live.next_step(round.game, state)
-            if prompt.needs != "decision" or prompt.actor == "dealer" or "stand" not in prompt.allowed:
-                break
-            live.decide(round.game, state, prompt.actor or "", "stand")
-            Decision.objects.create(round=round, seq=_next_seq(round), actor=prompt.actor or "", action="stand",
+        # The rule (which games, after how long: Mini Blackjack 48 hours) is the engine's.
+        try:
+            taken = live.stand_interrupted(round.game, state, timezone.now())
+        except RuleViolation:
+            return "skipped"
+        for event in taken:
+            Decision.objects.create(round=round, seq=_next_seq(round), actor=event.actor, action=event.action,
                                     forced=True, recorded_by=round.opened_by)  # fmt: skip
-            stood += 1
+        stood = len(taken)
         prompt = live.next_step(round.game, state)
         if prompt.needs == "settle" or prompt.phase == "settled":
             lines = _store_settlement(round, state)

@@ -9,6 +9,7 @@ by whatever route it reaches the table.
 
 from __future__ import annotations
 
+from datetime import datetime
 from decimal import Decimal
 from importlib import import_module
 from typing import Any, Protocol, cast
@@ -18,7 +19,7 @@ from .errors import InvalidInput
 from .games import game
 from .money import parse_amount
 from .paytable import PayTable
-from .round import Prompt
+from .round import DecisionMade, Prompt
 from .rulesets import rules_from_params
 from .settlement import SettlementLine
 from .shoe import Shoe
@@ -45,6 +46,12 @@ class LiveAdapter(Protocol):
     def decide(self, state: Any, actor: str, action: str, amount: Decimal | None, card: Card | None) -> Any: ...
 
     def settle(self, state: Any) -> list[tuple[int, list[SettlementLine]]]: ...
+
+    def cancel(self, state: Any, reason: str) -> list[tuple[int, list[SettlementLine]]]: ...
+
+    def pause(self, state: Any, reason: str, at: datetime) -> None: ...
+
+    def stand_interrupted(self, state: Any, now: datetime) -> list[DecisionMade]: ...
 
 
 def adapter(slug: str) -> LiveAdapter:
@@ -98,6 +105,24 @@ def decide(game: str, state: Any, actor: str, action: str, amount: object = None
 def settle(game: str, state: Any) -> list[tuple[int, list[SettlementLine]]]:
     """Settle the finished round: ``[(seat, lines)]``."""
     return adapter(game).settle(state)
+
+
+def cancel(game: str, state: Any, reason: str) -> list[tuple[int, list[SettlementLine]]]:
+    """Cancel a round that cannot be completed: the refund lines the game's rules give, ``[(seat, lines)]``."""
+    return adapter(game).cancel(state, reason)
+
+
+def pause(game: str, state: Any, reason: str, at: datetime) -> None:
+    """The round was interrupted at ``at`` (replaying a paused round)."""
+    adapter(game).pause(state, reason, at)
+
+
+def stand_interrupted(game: str, state: Any, now: datetime) -> list[DecisionMade]:
+    """An interrupted round the rules settle as if the player stood: the decisions taken for the player.
+
+    ``RuleViolation`` when the game or rule set has no such rule, or it is not due yet.
+    """
+    return adapter(game).stand_interrupted(state, now)
 
 
 def parse_actor(actor: str) -> tuple[int, int | None, int | None]:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
@@ -10,7 +11,7 @@ from ..cards import Card
 from ..errors import InvalidInput, RuleViolation
 from ..live import parse_actor
 from ..paytable import PayTable
-from ..round import Prompt
+from ..round import DecisionMade, Prompt
 from ..settlement import SettlementLine
 from ..shoe import Shoe
 from . import live as bl
@@ -91,3 +92,17 @@ def draws_card(action: str) -> bool:
 
 def deal(state: bl.BlackjackRound, card: Card) -> Any:
     return bl.deal(state, card)
+
+
+def cancel(state: bl.BlackjackRound, reason: str) -> list[tuple[int, list[SettlementLine]]]:
+    """Every bet placed is refunded, a double's or insurance's stake included."""
+    bl.cancel(state, reason)
+    return sorted((int(seat), list(lines)) for seat, lines in state.lines.items())
+
+
+def pause(state: bl.BlackjackRound, reason: str, at: datetime) -> None:
+    bl.pause(state, reason, at)
+
+
+def stand_interrupted(state: bl.BlackjackRound, now: datetime) -> list[DecisionMade]:
+    return bl.stand_interrupted(state, now)

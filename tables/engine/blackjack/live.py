@@ -786,6 +786,18 @@ def settle_interrupted(state: BlackjackRound, now: datetime, cards: Iterable[Car
             return settle(state)
 
 
+def stand_interrupted(state: BlackjackRound, now: datetime) -> list[DecisionMade]:
+    """Take the player's side of an interrupted round as if the player stood (Mini Blackjack: after 48
+    hours): no insurance, stand on every hand.  The dealer's hand, if it must still draw, is then dealt
+    from the shoe as in any round; ``settle_interrupted`` does both when the cards are known."""
+    verify_settle_interrupted(state, now)
+    resume(state)
+    taken = []
+    while next_step(state).needs == "decision":
+        taken.append(no_decision(state))
+    return taken
+
+
 def settlement(state: BlackjackRound) -> list[SettlementLine]:
     """All settlement lines of a settled or cancelled round, seat by seat."""
     return [line for n in sorted(state.lines) for line in state.lines[n]]

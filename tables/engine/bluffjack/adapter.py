@@ -3,6 +3,7 @@ one stored round is one hand of a game; players are named (``player:NAME``), sta
 
 from __future__ import annotations
 
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
@@ -10,7 +11,7 @@ from .. import bluffjack as bf
 from ..cards import Card
 from ..errors import InvalidInput, RuleViolation
 from ..paytable import PayTable
-from ..round import Prompt
+from ..round import DecisionMade, Prompt
 from ..settlement import SettlementLine
 from ..shoe import Shoe
 
@@ -97,3 +98,18 @@ def draws_card(action: str) -> bool:
 
 def deal(state: bf.BluffjackState, card: Card) -> Any:
     return bf.deal(state, card)
+
+
+def cancel(state: Any, reason: str) -> list[tuple[int, list[SettlementLine]]]:
+    # The antes and bets of a cancelled hand go back to the stacks the game carries (the game's stacks
+    # are not taken from a cancelled hand): there is no house bet to refund.
+    return []
+
+
+def pause(state: Any, reason: str, at: datetime) -> None:
+    """Nothing in the Bluffjack rules depends on how long a round was interrupted."""
+
+
+def stand_interrupted(state: Any, now: datetime) -> list[DecisionMade]:
+    raise RuleViolation("live.no-automatic-settlement",
+                        "Bluffjack rounds are not settled automatically after an interruption: resume or cancel")

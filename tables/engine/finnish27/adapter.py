@@ -3,13 +3,14 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
 from ..cards import Card
 from ..errors import InvalidInput, RuleViolation
 from ..paytable import PayTable
-from ..round import Prompt
+from ..round import DecisionMade, Prompt
 from ..settlement import SettlementLine
 from ..shoe import Shoe
 from . import live as f
@@ -59,3 +60,17 @@ def draws_card(action: str) -> bool:
 
 def deal(state: f.Finnish27Round, card: Card) -> Any:
     return f.deal(state, card)
+
+
+def cancel(state: Any, reason: str) -> list[tuple[int, list[SettlementLine]]]:
+    why = f"round cancelled ({reason}): bet refunded"
+    return [(int(state.seat_number), [SettlementLine("main", state.wager, "refund", Decimal("0.00"), why)])]
+
+
+def pause(state: Any, reason: str, at: datetime) -> None:
+    """Nothing in the Finnish 27 rules depends on how long a round was interrupted."""
+
+
+def stand_interrupted(state: Any, now: datetime) -> list[DecisionMade]:
+    raise RuleViolation("live.no-automatic-settlement",
+                        "Finnish 27 rounds are not settled automatically after an interruption: resume or cancel")
