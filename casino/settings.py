@@ -7,6 +7,7 @@ worker process still runs the tasks), local media and report storage.  Productio
 
 import os
 from datetime import timedelta
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 import environ
@@ -222,8 +223,6 @@ SPECTACULAR_SETTINGS = {
 _BROKER_DIR = VAR_DIR / "broker"
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="filesystem://")
 if CELERY_BROKER_URL.startswith("filesystem://"):
-    for sub in ("in", "processed", "control"):
-        (_BROKER_DIR / sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_BROKER_DIR / "in"),
         "data_folder_out": str(_BROKER_DIR / "in"),
@@ -249,6 +248,33 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # version (25 million rounds: about +-0.05% at 95% in a few seconds on two cores) and the strategy
 # of the player's free choices ("improved" or "rule-text").
 THEORY_SIMULATION_ROUNDS = env.int("THEORY_SIMULATION_ROUNDS", default=25_000_000)
+
+def _number(name: str, default: str, *, low: float | None = None, high: float | None = None) -> Decimal:
+    """A decimal number from the environment within [low, high]; anything else is an error at start."""
+    raw = os.environ.get(name, "").strip() or default
+    try:
+        value = Decimal(raw)
+    except InvalidOperation:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a number") from None
+    if not value.is_finite() or (low is not None and value < Decimal(str(low))) or (
+            high is not None and value > Decimal(str(high))):
+        raise ImproperlyConfigured(f"{name}={raw!r} must be between {low} and {high}")
+    return value
+
+
+# The application's own settings (read through tables/conf.py; every one from the environment).
+PAYOUT_APPROVAL_AMOUNT = _number("PAYOUT_APPROVAL_AMOUNT", "5000.00", low=0.01)  # a line paying this needs a pit boss
+PAYOUT_APPROVAL_MULTIPLE = _number("PAYOUT_APPROVAL_MULTIPLE", "100", low=1)  # ... or this many times its wager
+SCAN_CONFIDENCE_THRESHOLD = float(_number("SCAN_CONFIDENCE_THRESHOLD", "0.85", low=0, high=1))  # below: the dealer confirms
+GAMING_DAY_START_HOUR = int(_number("GAMING_DAY_START_HOUR", "6", low=0, high=23))
+AUDIT_THEORY_F27_ROUNDS = _positive("AUDIT_THEORY_F27_ROUNDS", env.int("AUDIT_THEORY_F27_ROUNDS", default=400_000))
+AUDIT_THEORY_BJ_ROUNDS = _positive("AUDIT_THEORY_BJ_ROUNDS", env.int("AUDIT_THEORY_BJ_ROUNDS", default=20_000))
+AUDIT_HOLD_CONFIDENCE = float(_number("AUDIT_HOLD_CONFIDENCE", "0.99", low=0.5, high=0.999999))
+AUDIT_FLAT_THRESHOLD_POINTS = (float(_number("AUDIT_FLAT_THRESHOLD_POINTS", "0", low=0))
+                               if os.environ.get("AUDIT_FLAT_THRESHOLD_POINTS", "").strip() else None)
+AUDIT_EARLY_SHUFFLE_TOLERANCE = int(_number("AUDIT_EARLY_SHUFFLE_TOLERANCE", "0", low=0, high=1000))
+AUDIT_PG_RANDOM_PAGE_COST = float(_number("AUDIT_PG_RANDOM_PAGE_COST", "1.1", low=0.1, high=100))
+AUDIT_REPORT_RECIPIENTS = env.list("AUDIT_REPORT_RECIPIENTS", default=[])
 THEORY_STRATEGY = env.str("THEORY_STRATEGY", default="improved")
 
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
@@ -261,5 +287,8 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }
 
-for _d in (VAR_DIR, MEDIA_ROOT, REPORTS_ROOT, STATIC_ROOT):
-    _d.mkdir(parents=True, exist_ok=True)
+# The folders of the embedded defaults (the SQLite file, the filesystem broker, media, reports) are
+# made when the app starts (tables.apps.TablesConfig.ready), not when this module is imported.
+LOCAL_DIRS = [VAR_DIR, MEDIA_ROOT, REPORTS_ROOT]
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    LOCAL_DIRS += [_BROKER_DIR / sub for sub in ("in", "processed", "control")]

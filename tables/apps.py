@@ -8,11 +8,17 @@ class TablesConfig(AppConfig):
 
     def ready(self) -> None:
         """Role groups kept in step after every migrate (tables/roles.py); the sign-in signals (services_auth)."""
+        from pathlib import Path
+
+        from django.conf import settings
         from django.db.models.signals import post_migrate
+
+        for folder in settings.LOCAL_DIRS:
+            Path(folder).mkdir(parents=True, exist_ok=True)
 
         import casino.checks  # noqa: F401  (registers the deploy checks)
 
-        from .roles import ensure_roles_after_migrate
+        from .access import ensure_roles_after_migrate
 
         post_migrate.connect(ensure_roles_after_migrate, sender=self, dispatch_uid="tables.ensure_roles")
 

@@ -24,6 +24,7 @@ from django.db.models import Count, Q, Sum
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from tables import conf
 from tables.auditing import COUNTED_STATES, day_bounds
 from tables.models import (
     Approval,
@@ -347,7 +348,7 @@ def build_report(day: date, *, email: bool = True) -> AuditReport:
             html_path=str(rel / f"{stem}.html"), pdf_path=str(rel / f"{stem}.pdf"), csv_path=str(rel / f"{stem}.csv"),
         )  # fmt: skip
     report.refresh_from_db()
-    recipients = list(getattr(settings, "AUDIT_REPORT_RECIPIENTS", []) or [])
+    recipients = conf.audit_report_recipients()
     if email and recipients and not report.emailed_to:
         send_report(report, recipients)
     return report

@@ -22,11 +22,11 @@ from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
 
-from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Case, Count, Exists, F, IntegerField, Max, Min, OuterRef, Q, Sum, Value, When
 from django.utils import timezone
 
+from tables import conf
 from tables.audit.hold import BetTotals, HoldSummary, hold_from_totals
 from tables.audit.pace import pace_row
 from tables.audit.shuffle import (
@@ -72,7 +72,7 @@ COUNTED_STATES = (RoundState.SETTLED, RoundState.MISMATCH, RoundState.CLOSED)
 
 def gaming_day_start_hour() -> int:
     """The hour (local) a gaming day starts (``GAMING_DAY_START_HOUR``, default 6)."""
-    return int(getattr(settings, "GAMING_DAY_START_HOUR", 6))
+    return conf.gaming_day_start_hour()
 
 
 def day_bounds(day: date) -> tuple[datetime, datetime]:
@@ -120,8 +120,8 @@ def theory_for(rule_set_id: int, pay_table_id: int) -> dict[str, dict[str, Any]]
     if game not in HOUSE_GAMES:
         bets: dict[str, dict[str, Any]] = {}
     else:
-        rounds = int(getattr(settings, "AUDIT_THEORY_F27_ROUNDS", 400_000))
-        bj_rounds = int(getattr(settings, "AUDIT_THEORY_BJ_ROUNDS", 20_000))
+        rounds = conf.audit_theory_rounds()[0]
+        bj_rounds = conf.audit_theory_rounds()[1]
         bets = {k: t.as_json() for k, t in
                 bet_theory(game, rs.params, pt.as_engine_json(), f27_rounds=rounds, bj_rounds=bj_rounds).items()}
     try:
@@ -185,8 +185,8 @@ def hold_verdict(totals: HoldTotals, drop: Decimal | None = None) -> HoldSummary
     """The hold audit's verdict on totals, with the configured confidence and optional flat threshold."""
     return hold_from_totals(
         rounds=totals.rounds, win=totals.win, bets=totals.bets,
-        confidence=float(getattr(settings, "AUDIT_HOLD_CONFIDENCE", 0.99)), drop=drop,
-        flat_threshold_points=getattr(settings, "AUDIT_FLAT_THRESHOLD_POINTS", None),
+        confidence=conf.audit_hold_confidence(), drop=drop,
+        flat_threshold_points=conf.audit_flat_threshold_points(),
     )
 
 
@@ -297,7 +297,7 @@ def shuffle_findings(table: Table, shoe_ids: Iterable[int]) -> list[tuple[Findin
             for pk in group
         ]
         for f in audit_shoe(spec, segments, richness=richness,
-                            early_tolerance=int(getattr(settings, "AUDIT_EARLY_SHUFFLE_TOLERANCE", 0))):
+                            early_tolerance=conf.audit_early_shuffle_tolerance()):
             if isinstance(f.round_id, int):
                 f = replace(f, round_id=round_pk[f.round_id])
             out.append((f, group[f.segment] if f.segment >= 0 else group[-1]))
@@ -373,7 +373,7 @@ def audit_table_day(table_id: int, day: date) -> dict[str, Any]:
             # index; on SSDs 1.1 is the usual setting.  SET LOCAL: this transaction only.
             with connection.cursor() as cur:
                 cur.execute("SET LOCAL random_page_cost = %s",
-                            [float(getattr(settings, "AUDIT_PG_RANDOM_PAGE_COST", 1.1))])
+                            [conf.audit_pg_random_page_cost()])
         return _audit_table_day(table_id, day)
 
 

@@ -30,6 +30,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from tables.access import DEALER, PIT_BOSS
 from tables.engine.cards import Card
 from tables.engine.money import fmt
 from tables.engine.paytable import PayTable as EnginePayTable
@@ -58,7 +59,6 @@ from tables.models import (
     VersionStatus,
     Wager,
 )
-from tables.roles import DEALER, PIT_BOSS
 
 SIM_GAMES = ("finnish-27", "unlimited-blackjack", "mini-blackjack")
 SIM_PIT = "Simulated pit"

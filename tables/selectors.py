@@ -7,6 +7,11 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch, QuerySet
 
+from tables.access import AUDITOR_ROLE as AUDITOR
+from tables.access import DEALER_ROLE as DEALER
+from tables.access import GAMES_MANAGER_ROLE as GAMES_MANAGER
+from tables.access import PIT_BOSS_ROLE as PIT_BOSS
+from tables.access import roles_of
 from tables.engine.games import game as game_spec
 from tables.engine.money import fmt
 from tables.models import (
@@ -23,7 +28,7 @@ from tables.models import (
     Table,
     TableSession,
 )
-from tables.services import AUDITOR, DEALER, GAMES_MANAGER, PIT_BOSS, current_shoe, engine_shoe, roles_of
+from tables.services import current_shoe, engine_shoe
 
 READ_ROLES = {DEALER, PIT_BOSS, AUDITOR, GAMES_MANAGER, "shift_manager"}
 RECALL_ROUNDS = 10

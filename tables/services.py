@@ -13,11 +13,9 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied
 from django.core.files.base import ContentFile
@@ -25,6 +23,9 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from tables import conf
+from tables.access import DEALER_ROLE as DEALER
+from tables.access import check_pit_boss, check_right, is_pit_boss, roles_of
 from tables.engine import live
 from tables.engine.bluffjack.adapter import bluffjack_after, bluffjack_name
 from tables.engine.cards import parse_card
@@ -34,6 +35,7 @@ from tables.engine.round import Prompt
 from tables.engine.settlement import discrepancies as engine_discrepancies
 from tables.engine.shoe import Shoe as EngineShoe
 from tables.engine.shoe import ShoeSpec, ShuffleRule
+from tables.errors import Conflict
 from tables.models import (
     Approval,
     ApprovalKind,
@@ -62,17 +64,17 @@ User = AbstractBaseUser
 # or at least this multiple of its wager (the 999× 9-9-9 bonus always does).  Settings may override.
 def approval_amount() -> Decimal:
     """A line winning this much or more needs a pit boss before paying (``PAYOUT_APPROVAL_AMOUNT``)."""
-    return Decimal(str(getattr(settings, "PAYOUT_APPROVAL_AMOUNT", "5000.00")))
+    return conf.payout_approval_amount()
 
 
 def approval_multiple() -> Decimal:
     """A line winning this multiple of its wager or more needs a pit boss (``PAYOUT_APPROVAL_MULTIPLE``)."""
-    return Decimal(str(getattr(settings, "PAYOUT_APPROVAL_MULTIPLE", "100")))
+    return conf.payout_approval_multiple()
 
 
 def scan_confidence() -> float:
     """Below this recognition confidence the dealer confirms or picks the card before it is recorded."""
-    return float(getattr(settings, "SCAN_CONFIDENCE_THRESHOLD", 0.85))
+    return conf.scan_confidence()
 
 
 MAX_IMAGE_BYTES = 8 * 1024 * 1024
@@ -80,59 +82,6 @@ MAX_IMAGE_BYTES = 8 * 1024 * 1024
 MAX_IMAGE_SIDE = 8192
 MAX_IMAGE_PIXELS = 24_000_000
 
-
-class Conflict(Exception):
-    """The round or table is not in a state that allows the command (HTTP 409)."""
-
-
-# ---------------------------------------------------------------------------------------------
-# Roles and rights
-
-
-DEALER, PIT_BOSS, AUDITOR, GAMES_MANAGER = "dealer", "pit_boss", "auditor", "games_manager"
-
-
-def roles_of(user: Any) -> set[str]:
-    """The roles of a user: the names of their groups, normalised (``Pit boss`` → ``pit_boss``)."""
-    if not getattr(user, "is_authenticated", False):
-        return set()
-    cached = getattr(user, "_casino_roles", None)
-    if cached is None:
-        cached = {g.replace(" ", "_").replace("-", "_").lower() for g in user.groups.values_list("name", flat=True)}
-        if user.is_superuser:
-            cached.add(PIT_BOSS)
-        user._casino_roles = cached
-    return cached
-
-
-def is_pit_boss(user: Any) -> bool:
-    """Pit bosses and shift managers approve, correct after settlement and act at any table."""
-    return bool(roles_of(user) & {PIT_BOSS, "shift_manager"})
-
-
-def holds_table(user: Any, table: Table) -> bool:
-    """Whether ``user`` is the dealer holding ``table`` now."""
-    return TableSession.objects.filter(table=table, dealer=user, closed_at__isnull=True).exists()
-
-
-def check_right(actor: Any, table: Table) -> None:
-    """Refuse (``PermissionDenied``) unless the actor may write at this table.
-
-    A pit boss may act at any table; a dealer only at the table they hold; nobody else writes.
-    """
-    if is_pit_boss(actor):
-        return
-    if DEALER in roles_of(actor) and holds_table(actor, table):
-        return
-    if DEALER in roles_of(actor):
-        raise PermissionDenied(f"you are not the dealer at {table}")
-    raise PermissionDenied("only the table's dealer or a pit boss may do this")
-
-
-def check_pit_boss(actor: Any) -> None:
-    """Refuse unless the actor is a pit boss."""
-    if not is_pit_boss(actor):
-        raise PermissionDenied("this needs a pit boss")
 
 
 def audit(*, actor: Any, action: str, table: Table | None = None, round: Round | None = None,

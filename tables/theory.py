@@ -20,12 +20,12 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from tables import conf
 from tables.engine.errors import InvalidInput
 from tables.engine.rulesets import BlackjackRules, Finnish27Rules, ShoeRules, rules_from_params
 from tables.models import PayTable, RuleSet, TheoryResult, TheoryStatus, VersionStatus
@@ -44,12 +44,12 @@ HOUSE_GAMES = ("finnish-27", "unlimited-blackjack", "mini-blackjack")
 
 def simulation_rounds() -> int:
     """Rounds of the back office's Finnish 27 simulation (setting ``THEORY_SIMULATION_ROUNDS``)."""
-    return int(getattr(settings, "THEORY_SIMULATION_ROUNDS", DEFAULT_ROUNDS))
+    return conf.theory_simulation_rounds()
 
 
 def simulation_strategy() -> str:
     """Strategy of the player's free choices in the simulation (setting ``THEORY_STRATEGY``)."""
-    return str(getattr(settings, "THEORY_STRATEGY", DEFAULT_STRATEGY))
+    return conf.theory_strategy()
 
 
 def _digest(document: Any) -> str:

@@ -52,7 +52,7 @@ def lockout(settings: Any) -> Any:
 def _persona(username: str, role: str | None, *, staff: bool) -> Any:
     from django.contrib.auth.models import Group
 
-    from tables.roles import ensure_roles
+    from tables.access import ensure_roles
 
     user = UserFactory(username=username, is_staff=staff)
     if role is not None:
@@ -65,7 +65,7 @@ def _persona(username: str, role: str | None, *, staff: bool) -> Any:
 @pytest.fixture
 def dealer(db: None) -> Any:
     """A dealer: works the tablet, reads the configuration of the tables, no back office."""
-    from tables.roles import DEALER
+    from tables.access import DEALER
 
     return _persona("dealer", DEALER, staff=False)
 
@@ -73,7 +73,7 @@ def dealer(db: None) -> Any:
 @pytest.fixture
 def pit_boss(db: None) -> Any:
     """A pit boss: sees the whole floor, opens and closes tables."""
-    from tables.roles import PIT_BOSS
+    from tables.access import PIT_BOSS
 
     return _persona("pitboss", PIT_BOSS, staff=True)
 
@@ -81,7 +81,7 @@ def pit_boss(db: None) -> Any:
 @pytest.fixture
 def games_manager(db: None) -> Any:
     """A games manager: edits and publishes rule sets and pay tables, configures tables."""
-    from tables.roles import GAMES_MANAGER
+    from tables.access import GAMES_MANAGER
 
     return _persona("manager", GAMES_MANAGER, staff=True)
 
@@ -89,7 +89,7 @@ def games_manager(db: None) -> Any:
 @pytest.fixture
 def auditor(db: None) -> Any:
     """An auditor: reads everything, changes nothing."""
-    from tables.roles import AUDITOR
+    from tables.access import AUDITOR
 
     return _persona("auditor", AUDITOR, staff=True)
 

@@ -23,15 +23,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from tables.engine.errors import InvalidInput, RuleViolation
-
-
-class Conflict(exceptions.APIException):
-    """The resource changed or is in a state that does not allow the command (HTTP 409)."""
-
-    status_code = status.HTTP_409_CONFLICT
-    default_detail = "conflict"
-    default_code = "conflict"
+from tables.errors import Conflict, InvalidInput, RuleViolation
 
 
 def _first_error(data: Any, prefix: str = "") -> tuple[str, str]:
@@ -72,9 +64,8 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
             error_body(exc.message, rule=exc.rule, code="rule_violation"),
             status=status.HTTP_422_UNPROCESSABLE_ENTITY,
         )
-    from tables.services import Conflict as ServiceConflict  # late: services import the models
 
-    if isinstance(exc, ServiceConflict):
+    if isinstance(exc, Conflict):
         return Response(error_body(str(exc), code="conflict"), status=status.HTTP_409_CONFLICT)
     if isinstance(exc, RequestDataTooBig):
         return Response(error_body(f"the request body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024} KB",

@@ -130,7 +130,7 @@ def test_who_may_not_scan_gets_403_before_the_image_is_read(bj_table, dealer_api
     if who == "other_dealer":
         from django.contrib.auth.models import Group
 
-        from tables.roles import DEALER
+        from tables.access import DEALER
 
         user = UserFactory(username="dealer2")
         user.groups.add(Group.objects.get(name=DEALER))

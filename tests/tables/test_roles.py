@@ -6,7 +6,7 @@ import pytest
 from django.apps import apps
 from django.contrib.auth.models import Group, Permission
 
-from tables.roles import AUDITOR, DEALER, GAMES_MANAGER, PIT_BOSS, ROLES, ensure_roles, resolve
+from tables.access import AUDITOR, DEALER, GAMES_MANAGER, PIT_BOSS, ROLES, ensure_roles, resolve
 
 pytestmark = pytest.mark.django_db
 

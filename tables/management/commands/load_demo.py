@@ -26,8 +26,8 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 from django.utils import timezone
 
+from tables.access import AUDITOR, DEALER, GAMES_MANAGER, PIT_BOSS
 from tables.models import Casino, Game, PayTable, Pit, RuleSet, Table, TableStatus, VersionStatus
-from tables.roles import AUDITOR, DEALER, GAMES_MANAGER, PIT_BOSS
 from tables.seeding import SEED_NAME
 
 CASINO = "Demo Casino"

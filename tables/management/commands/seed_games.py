@@ -12,7 +12,7 @@ from django.apps import apps
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from tables.roles import ensure_roles
+from tables.access import ensure_roles
 from tables.seeding import seed_games
 
 

@@ -12,7 +12,12 @@ models added later (rounds, audits) included, so an auditor reads everything wit
 from __future__ import annotations
 
 from fnmatch import fnmatchcase
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from django.core.exceptions import PermissionDenied
+
+if TYPE_CHECKING:
+    from tables.models import Table
 
 DEALER = "Dealer"
 PIT_BOSS = "Pit boss"
@@ -87,3 +92,56 @@ def ensure_roles_after_migrate(sender: Any, using: str = "default", **kwargs: An
     if not Permission.objects.using(using).filter(content_type__app_label="tables").exists():
         return  # migrated to zero, or the app's models are not there
     ensure_roles(using=using)
+
+
+# ---------------------------------------------------------------------------------------------
+# Rights: who may act where
+
+
+# Roles as the rights below name them: a group's name normalised ("Pit boss" -> "pit_boss").
+DEALER_ROLE, PIT_BOSS_ROLE, AUDITOR_ROLE, GAMES_MANAGER_ROLE = "dealer", "pit_boss", "auditor", "games_manager"
+
+
+def roles_of(user: Any) -> set[str]:
+    """The roles of a user: the names of their groups, normalised (``Pit boss`` → ``pit_boss``)."""
+    if not getattr(user, "is_authenticated", False):
+        return set()
+    cached = getattr(user, "_casino_roles", None)
+    if cached is None:
+        cached = {g.replace(" ", "_").replace("-", "_").lower() for g in user.groups.values_list("name", flat=True)}
+        if user.is_superuser:
+            cached.add(PIT_BOSS_ROLE)
+        user._casino_roles = cached
+    return cached
+
+
+def is_pit_boss(user: Any) -> bool:
+    """Pit bosses and shift managers approve, correct after settlement and act at any table."""
+    return bool(roles_of(user) & {PIT_BOSS_ROLE, "shift_manager"})
+
+
+def holds_table(user: Any, table: Table) -> bool:
+    """Whether ``user`` is the dealer holding ``table`` now."""
+    from tables.models import TableSession  # late: the app registry is ready by the time rights are asked
+
+    return TableSession.objects.filter(table=table, dealer=user, closed_at__isnull=True).exists()
+
+
+def check_right(actor: Any, table: Table) -> None:
+    """Refuse (``PermissionDenied``) unless the actor may write at this table.
+
+    A pit boss may act at any table; a dealer only at the table they hold; nobody else writes.
+    """
+    if is_pit_boss(actor):
+        return
+    if DEALER_ROLE in roles_of(actor) and holds_table(actor, table):
+        return
+    if DEALER_ROLE in roles_of(actor):
+        raise PermissionDenied(f"you are not the dealer at {table}")
+    raise PermissionDenied("only the table's dealer or a pit boss may do this")
+
+
+def check_pit_boss(actor: Any) -> None:
+    """Refuse unless the actor is a pit boss."""
+    if not is_pit_boss(actor):
+        raise PermissionDenied("this needs a pit boss")
