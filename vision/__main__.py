@@ -43,6 +43,9 @@ def main(argv: list[str] | None = None) -> int:
     gen.add_argument("--n", type=int, default=106)
     gen.add_argument("--seed", type=int, default=0)
     gen.add_argument("--height", type=int, default=720, help="table scenes: picture height (width 16:9; cards scale with it)")
+    gen.add_argument("--design", type=int, default=None, help="every card of one deck design, fixed by this number")
+    gen.add_argument("--font", default=None, help="with --design: the index font (a path or part of a font file's name)")
+    gen.add_argument("--finnish", choices=("yes", "no"), default=None, help="with --design: Finnish indices (1, 11-13) or not")
     sub.add_parser("train", help="reproduce the shipped index classifier from the generator")
     args = parser.parse_args(argv)
 
@@ -68,7 +71,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "generate":
         from .synth import generate
 
-        print(generate(args.outdir, args.kind, args.n, args.seed, height=args.height))
+        finnish = None if args.finnish is None else args.finnish == "yes"
+        print(generate(args.outdir, args.kind, args.n, args.seed, height=args.height, design=args.design,
+                       font=args.font, finnish=finnish))
         return 0
     from .train import train
 
