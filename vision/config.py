@@ -34,6 +34,13 @@ class RecognizerConfig:
     pip_suit_mass: float = 0.8  # ... when it reads this surely as a suit (not a rank, letter or art)
     red_threshold: float = 28.0  # mean R - max(G, B) of ink pixels above which the ink is red
     red_sure_margin: float = 30.0  # this far from the threshold the colour is plain
+    # Deck enrolment (``profile.py``): a glyph's correlation with its nearest enrolled glyph.
+    profile_match_lo: float = 0.85  # a rank glyph less like an enrolled one: the enrolled glyphs say nothing (another design, art)
+    profile_match_hi: float = 0.95  # from this on the glyph is read as the enrolled rank it is nearest
+    profile_suit_lo: float = 0.93  # the same for suit glyphs (suits of different designs are more alike than ranks)
+    profile_suit_hi: float = 0.98
+    profile_sharpness: float = 60.0  # odds e^(this x correlation) between the classes' nearest enrolled glyphs
+    profile_floor: float = 0.05  # the generic odds, floored at this, break the enrolled glyphs' near ties
 
 
 DEFAULT_CONFIG = RecognizerConfig()

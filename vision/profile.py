@@ -1,0 +1,335 @@
+"""Deck enrolment: a casino teaches the reader its own cards.
+
+``enroll(dirs)`` reads labelled scans (``labels.json`` beside them, in the format of
+shared/data/cards-dev) and keeps, for every card, the index glyphs as this deck prints them: the
+rank glyph and the suit glyph that the reader's own segmentation cuts from each index corner, as the
+classifier's features (``features.glyph_features``), from each of the reader's three ink cuts.  At
+read time (``DeckProfile.weigh``) a rank (suit) glyph close to an enrolled one is weighed toward the
+rank (suit) it was enrolled as; a glyph like none enrolled leaves the generic classifier's read as
+it is.  The profile rides on the classifier (``Mlp.profile``), so every corner read, shoe scan or
+table scene, uses it.
+
+The profile file is an ``.npz`` with a header (``format``, ``version``, ``meta``); a file that is
+not one, or of another version, is a ``ValueError`` naming it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zipfile
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from .config import DEFAULT_CONFIG, RecognizerConfig
+from .features import N_FEATURES, PROFILE, SIDE
+from .model import CLASSES, RANK_CLASSES, RANK_OF, SUIT_CLASSES, Mlp, load_model
+
+FORMAT = "vision-deck-profile"
+VERSION = 1
+RANKS = "A23456789TJQK"
+SUITS = "SHDC"
+CODES = [r + s for s in SUITS for r in RANKS] + ["JK"]
+_SHAPE = SIDE * SIDE + 2 * PROFILE  # the glyph image and its ink profiles: the part compared
+_RANK_CLASS = np.array([CLASSES.index({"T": "10"}.get(r, r)) for r in RANKS])  # rank -> its standard class
+_CLASS_RANK = np.array([RANKS.index(RANK_OF[CLASSES[c]]) for c in RANK_CLASSES])  # rank class -> rank
+_SUIT_CLASS = np.array([CLASSES.index(s) for s in SUITS])
+
+
+def parse_code(raw: object) -> str | None:
+    """A card code as the rules write it (``AS``, ``TH``, ``10h``, ``JK``), or None when it is none."""
+    if not isinstance(raw, str):
+        return None
+    s = raw.strip().upper()
+    if s.startswith("10"):
+        s = "T" + s[2:]
+    return s if s in CODES else None
+
+
+def _vectors(feats: np.ndarray) -> np.ndarray:
+    """The compared part of glyph features (N, F), centred and of unit length (rows)."""
+    v = feats[:, :_SHAPE].astype(np.float32)
+    v = v - v.mean(axis=1, keepdims=True)
+    return v / (np.linalg.norm(v, axis=1, keepdims=True) + 1e-9)
+
+
+@dataclass(frozen=True, eq=False)
+class DeckProfile:
+    """Enrolled index glyphs: for sample i, its card ``codes[i]`` and the features of its rank glyph
+    and suit glyph (``rank_feats[i]``, ``suit_feats[i]``)."""
+
+    codes: np.ndarray  # (N,) str
+    rank_feats: np.ndarray  # (N, N_FEATURES) float32
+    suit_feats: np.ndarray  # (N, N_FEATURES) float32
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        cards = np.array([c != "JK" for c in self.codes], bool)
+        object.__setattr__(self, "_rank_of", np.array([RANKS.index(c[0]) for c in self.codes[cards]], np.int64))
+        object.__setattr__(self, "_suit_of", np.array([SUITS.index(c[1]) for c in self.codes[cards]], np.int64))
+        object.__setattr__(self, "_rank_vecs", _vectors(self.rank_feats[cards]))
+        object.__setattr__(self, "_suit_vecs", _vectors(self.suit_feats[cards]))
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def _best(self, vecs: np.ndarray, enrolled: np.ndarray, of: np.ndarray, k: int) -> np.ndarray:
+        """(M, k): each glyph's highest correlation with an enrolled glyph of each class."""
+        best = np.full((len(vecs), k), -1.0, np.float32)
+        if len(enrolled):
+            sims = vecs @ enrolled.T
+            for j in range(k):
+                sel = of == j
+                if sel.any():
+                    best[:, j] = sims[:, sel].max(axis=1)
+        return best
+
+    def rank_likeness(self, feats: np.ndarray, config: RecognizerConfig = DEFAULT_CONFIG) -> np.ndarray:
+        """(M,): how surely each glyph is one of the enrolled rank glyphs (0 to 1)."""
+        best = self._best(_vectors(feats), self._rank_vecs, self._rank_of, 13).max(axis=1)
+        return _weight(best, config.profile_match_lo, config.profile_match_hi)
+
+    def weigh(self, feats: np.ndarray, p: np.ndarray, config: RecognizerConfig = DEFAULT_CONFIG) -> np.ndarray:
+        """Class probabilities ``p`` (M, classes) of glyphs ``feats`` whose first row is a rank
+        glyph and second a suit glyph, with those two rows weighed by the enrolled glyphs.
+
+        A glyph whose nearest enrolled glyph correlates ``profile_match_hi`` or more is read as
+        the enrolled class, the generic odds (floored at ``profile_floor``) breaking near ties; from
+        ``profile_match_lo`` to there the two reads are mixed; below, the generic read stands
+        (suits: ``profile_suit_lo`` and ``profile_suit_hi``)."""
+        out = p.copy()
+        vecs = _vectors(feats[:2])
+        rank_best = self._best(vecs[:1], self._rank_vecs, self._rank_of, 13)[0]
+        suit_best = self._best(vecs[1:2], self._suit_vecs, self._suit_of, 4)[0]
+        for row, best, classes, generic, lo, hi in (
+            (0, rank_best, _RANK_CLASS, np.bincount(_CLASS_RANK, weights=p[0, list(RANK_CLASSES)], minlength=13),
+             config.profile_match_lo, config.profile_match_hi),
+            (1, suit_best, _SUIT_CLASS, p[1, list(SUIT_CLASSES)], config.profile_suit_lo, config.profile_suit_hi),
+        ):
+            w = float(_weight(best.max(keepdims=True), lo, hi)[0])
+            if w <= 0.0:
+                continue
+            q = np.exp(config.profile_sharpness * (best - best.max())) * (generic / max(generic.sum(), 1e-9) + config.profile_floor)
+            enrolled = np.zeros(p.shape[1])
+            enrolled[classes] = q / q.sum()
+            out[row] = (1 - w) * p[row] + w * enrolled
+        return out
+
+    def save(self, path: str | Path) -> Path:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        meta = {**self.meta, "samples": len(self)}
+        with open(path, "wb") as f:  # (a file object: numpy adds no ".npz" to the name given)
+            np.savez_compressed(
+                f, format=np.array(FORMAT), version=np.array(VERSION), meta=np.array(json.dumps(meta)),
+                codes=self.codes.astype("<U2"), rank_feats=self.rank_feats.astype(np.float32),
+                suit_feats=self.suit_feats.astype(np.float32),
+            )  # fmt: skip
+        return path
+
+
+def _weight(best: np.ndarray, lo: float, hi: float) -> np.ndarray:
+    return np.clip((best - lo) / (hi - lo), 0.0, 1.0)
+
+
+def load_profile(path: str | Path) -> DeckProfile:
+    """Read a profile written by ``DeckProfile.save``; ValueError naming the file when it is not one."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"{path}: no such deck profile")
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {k: data[k] for k in data.files}
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
+        raise ValueError(f"{path}: not a deck profile (unreadable: {exc})") from None
+    if "format" not in arrays or str(arrays["format"]) != FORMAT:
+        raise ValueError(f"{path}: not a deck profile (no '{FORMAT}' header)")
+    version = arrays.get("version")
+    if version is None or version.shape != () or int(version) != VERSION:
+        raise ValueError(f"{path}: deck profile version {None if version is None else version.tolist()} "
+                         f"is not supported (this reader reads version {VERSION}); enrol the deck again")
+    try:
+        meta = json.loads(str(arrays["meta"]))
+        codes, rank_feats, suit_feats = arrays["codes"], arrays["rank_feats"], arrays["suit_feats"]
+    except (KeyError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{path}: corrupt deck profile ({exc})") from None
+    n = len(codes)
+    if rank_feats.shape != (n, N_FEATURES) or suit_feats.shape != (n, N_FEATURES) or not all(c in CODES for c in codes.tolist()):
+        raise ValueError(f"{path}: corrupt deck profile (codes and glyph features do not match)")
+    if not (np.isfinite(rank_feats).all() and np.isfinite(suit_feats).all()):
+        raise ValueError(f"{path}: corrupt deck profile (glyph features are not finite)")
+    return DeckProfile(codes.astype(str), rank_feats.astype(np.float32), suit_feats.astype(np.float32), meta)
+
+
+_CACHE: dict[str, tuple[int, int, DeckProfile]] = {}
+
+
+def cached_profile(path: str | Path) -> DeckProfile:
+    """``load_profile``, once per file and modification (path, mtime and size)."""
+    key = os.path.abspath(path)
+    try:
+        st = os.stat(key)
+    except OSError:
+        raise ValueError(f"{path}: no such deck profile") from None
+    hit = _CACHE.get(key)
+    if hit is not None and hit[:2] == (st.st_mtime_ns, st.st_size):
+        return hit[2]
+    profile = load_profile(key)
+    _CACHE[key] = (st.st_mtime_ns, st.st_size, profile)
+    return profile
+
+
+def resolve(profile: DeckProfile | str | os.PathLike[str] | None) -> DeckProfile | None:
+    """The profile to read with: the one given (loaded if a path), else the one the environment
+    variable ``VISION_PROFILE`` names, else none (the generic reader)."""
+    if profile is None:
+        env = os.environ.get("VISION_PROFILE", "").strip()
+        return cached_profile(env) if env else None
+    if isinstance(profile, DeckProfile):
+        return profile
+    if isinstance(profile, (str, os.PathLike)):
+        return cached_profile(profile)
+    raise ValueError(f"profile must be a path or a DeckProfile, got {type(profile).__name__}")
+
+
+def model_with(profile: DeckProfile | None) -> Mlp:
+    """The shipped classifier, reading with ``profile``."""
+    model = load_model()
+    return model if profile is None else replace(model, profile=profile)
+
+
+# Enrolment ----------------------------------------------------------------------------------------
+
+
+class _Recorder:
+    """Stands in for a profile during enrolment: keeps the rank and suit glyph features of the
+    corner read last, and leaves the read as it is."""
+
+    def __init__(self) -> None:
+        self.got: tuple[np.ndarray, np.ndarray] | None = None
+
+    def weigh(self, feats: np.ndarray, p: np.ndarray, config: RecognizerConfig = DEFAULT_CONFIG) -> np.ndarray:
+        self.got = (feats[0].copy(), feats[1].copy())
+        return p
+
+    def rank_likeness(self, feats: np.ndarray, config: RecognizerConfig = DEFAULT_CONFIG) -> np.ndarray:
+        return np.zeros(len(feats))
+
+
+def _read_image(path: Path) -> np.ndarray:
+    if not path.is_file():
+        raise ValueError(f"{path}: image file missing")
+    data = np.fromfile(str(path), dtype=np.uint8)
+    img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if img is None:
+        raise ValueError(f"{path}: not an image, or a corrupt or truncated one")
+    return img
+
+
+def _corners(raw: object, where: str) -> np.ndarray:
+    try:
+        quad = np.asarray(raw, np.float64)
+    except (TypeError, ValueError):
+        quad = np.zeros(0)
+    if quad.shape != (4, 2) or not np.isfinite(quad).all():
+        raise ValueError(f"{where}: corners must be four [x, y] points (TL, TR, BR, BL as printed)")
+    return quad.astype(np.float32)
+
+
+def _shoe_quad(img: np.ndarray, path: Path, config: RecognizerConfig) -> np.ndarray:
+    """The card of a one-card scan, found as the reader finds it (its orientation unknown)."""
+    from .cards import card_contours, card_mask, portrait_order, quad_of
+
+    contours = card_contours(card_mask(img), config)
+    if not contours:
+        raise ValueError(f"{path}: no card found (give its corners in labels.json)")
+    return portrait_order(quad_of(contours[0]))
+
+
+def _samples(img: np.ndarray, quads: list[np.ndarray], config: RecognizerConfig, model: Mlp,
+             recorder: _Recorder) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Rank and suit glyph features of the index top left in each of ``quads``, from each ink cut."""
+    from .index_reader import _read_corner, ink_levels
+    from .read import _px_scale
+
+    w, h = config.card_width, config.card_height
+    dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+    size = (int(config.corner_w * w), int(config.corner_h * h))
+    out = []
+    for quad in quads:
+        m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
+        corner = cv2.warpPerspective(img, m, size, flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
+        levels = ink_levels(corner)
+        for cut in ("otsu", "light", "dark"):
+            recorder.got = None
+            _read_corner(corner, model, config, cut=cut, rank_at=None, px_scale=_px_scale(quad, config), levels=levels)
+            if recorder.got is not None:
+                out.append(recorder.got)
+    return out
+
+
+def enroll(dirs: list[str | Path], config: RecognizerConfig = DEFAULT_CONFIG) -> DeckProfile:
+    """A profile of the decks scanned in ``dirs`` (each with a ``labels.json``: one card per image
+    with its ``code`` and, best, its ``corners``; or table scenes whose ``cards`` each give ``code``
+    and ``corners``).  Raises ValueError naming the file and field of any bad input."""
+    if not dirs:
+        raise ValueError("no folder of scans to enrol")
+    recorder = _Recorder()
+    model = replace(load_model(), profile=recorder)
+    codes: list[str] = []
+    ranks: list[np.ndarray] = []
+    suits: list[np.ndarray] = []
+    cards: dict[str, int] = {}
+    for d in dirs:
+        folder = Path(d)
+        labels_path = folder / "labels.json"
+        if not labels_path.is_file():
+            raise ValueError(f"{labels_path}: missing (enrolment needs labelled scans)")
+        try:
+            labels = json.loads(labels_path.read_text())
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ValueError(f"{labels_path}: not readable JSON ({exc})") from None
+        images = labels.get("images") if isinstance(labels, dict) else None
+        if not isinstance(images, list) or not images:
+            raise ValueError(f"{labels_path}: 'images' must be a non-empty list")
+        for i, item in enumerate(images):
+            where = f"{labels_path}: images[{i}]"
+            if not isinstance(item, dict) or not isinstance(item.get("file"), str):
+                raise ValueError(f"{where}.file: missing")
+            if "code" in item:
+                code = parse_code(item["code"])
+                if code is None:
+                    raise ValueError(f"{where}.code: unknown card code {item['code']!r}")
+                img = _read_image(folder / item["file"])
+                quad = _corners(item["corners"], where) if "corners" in item else _shoe_quad(img, folder / item["file"], config)
+                jobs = [(code, [quad, np.roll(quad, -2, axis=0)])]
+            elif isinstance(item.get("cards"), list):
+                jobs = []
+                for j, card in enumerate(item["cards"]):
+                    code = parse_code(card.get("code") if isinstance(card, dict) else None)
+                    if code is None:
+                        raise ValueError(f"{where}.cards[{j}].code: unknown card code {card.get('code') if isinstance(card, dict) else card!r}")
+                    if "corners" not in card:
+                        raise ValueError(f"{where}.cards[{j}].corners: missing (a scene's cards need their corners to be enrolled)")
+                    quad = _corners(card["corners"], f"{where}.cards[{j}]")
+                    # A card under another shows its top-left index only; the top card shows both.
+                    jobs.append((code, [quad, np.roll(quad, -2, axis=0)] if card.get("top_of_stack") else [quad]))
+                img = _read_image(folder / item["file"])
+            else:
+                raise ValueError(f"{where}.code: missing (or 'cards' with a code and corners per card)")
+            for code, quads in jobs:
+                cards[code] = cards.get(code, 0) + 1
+                if code == "JK":
+                    continue  # the generic reader's "no index" and "JOKER" reads stand
+                for rank_f, suit_f in _samples(img, quads, config, model, recorder):
+                    codes.append(code)
+                    ranks.append(rank_f)
+                    suits.append(suit_f)
+    if not codes:
+        raise ValueError("no index glyph found in any enrolled scan")
+    meta = {"format": FORMAT, "version": VERSION, "sources": [str(d) for d in dirs], "cards": cards}
+    return DeckProfile(np.array(codes, "<U2"), np.stack(ranks), np.stack(suits), meta)
