@@ -40,6 +40,7 @@ class RecognizerConfig:
     profile_suit_lo: float = 0.93  # the same for suit glyphs (suits of different designs are more alike than ranks)
     profile_suit_hi: float = 0.98
     profile_sharpness: float = 60.0  # odds e^(this x correlation) between the classes' nearest enrolled glyphs
+    profile_enrol_card_px: tuple[float, ...] = (170.0, 120.0)  # enrolment also keeps each corner as seen on cards this tall (scenes)
     profile_floor: float = 0.05  # the generic odds, floored at this, break the enrolled glyphs' near ties
 
 

@@ -69,28 +69,32 @@ class DeckProfile:
 
     def __post_init__(self) -> None:
         cards = np.array([c != "JK" for c in self.codes], bool)
-        object.__setattr__(self, "_rank_of", np.array([RANKS.index(c[0]) for c in self.codes[cards]], np.int64))
-        object.__setattr__(self, "_suit_of", np.array([SUITS.index(c[1]) for c in self.codes[cards]], np.int64))
-        object.__setattr__(self, "_rank_vecs", _vectors(self.rank_feats[cards]))
-        object.__setattr__(self, "_suit_vecs", _vectors(self.suit_feats[cards]))
+        for name, of, feats in (
+            ("rank", np.array([RANKS.index(c[0]) for c in self.codes[cards]], np.int64), self.rank_feats[cards]),
+            ("suit", np.array([SUITS.index(c[1]) for c in self.codes[cards]], np.int64), self.suit_feats[cards]),
+        ):
+            # Grouped by class, so that one reduceat gives each class's nearest glyph.
+            order = np.argsort(of, kind="stable")
+            classes, starts = np.unique(of[order], return_index=True)
+            object.__setattr__(self, f"_{name}_vecs", _vectors(feats[order]))
+            object.__setattr__(self, f"_{name}_classes", classes)
+            object.__setattr__(self, f"_{name}_starts", starts)
 
     def __len__(self) -> int:
         return len(self.codes)
 
-    def _best(self, vecs: np.ndarray, enrolled: np.ndarray, of: np.ndarray, k: int) -> np.ndarray:
-        """(M, k): each glyph's highest correlation with an enrolled glyph of each class."""
+    def _best(self, vecs: np.ndarray, name: str, k: int) -> np.ndarray:
+        """(M, k): each glyph's highest correlation with an enrolled glyph of each class (-1: none enrolled)."""
         best = np.full((len(vecs), k), -1.0, np.float32)
+        enrolled = getattr(self, f"_{name}_vecs")
         if len(enrolled):
             sims = vecs @ enrolled.T
-            for j in range(k):
-                sel = of == j
-                if sel.any():
-                    best[:, j] = sims[:, sel].max(axis=1)
+            best[:, getattr(self, f"_{name}_classes")] = np.maximum.reduceat(sims, getattr(self, f"_{name}_starts"), axis=1)
         return best
 
     def rank_likeness(self, feats: np.ndarray, config: RecognizerConfig = DEFAULT_CONFIG) -> np.ndarray:
         """(M,): how surely each glyph is one of the enrolled rank glyphs (0 to 1)."""
-        best = self._best(_vectors(feats), self._rank_vecs, self._rank_of, 13).max(axis=1)
+        best = self._best(_vectors(feats), "rank", 13).max(axis=1)
         return _weight(best, config.profile_match_lo, config.profile_match_hi)
 
     def weigh(self, feats: np.ndarray, p: np.ndarray, config: RecognizerConfig = DEFAULT_CONFIG) -> np.ndarray:
@@ -103,8 +107,8 @@ class DeckProfile:
         (suits: ``profile_suit_lo`` and ``profile_suit_hi``)."""
         out = p.copy()
         vecs = _vectors(feats[:2])
-        rank_best = self._best(vecs[:1], self._rank_vecs, self._rank_of, 13)[0]
-        suit_best = self._best(vecs[1:2], self._suit_vecs, self._suit_of, 4)[0]
+        rank_best = self._best(vecs[:1], "rank", 13)[0]
+        suit_best = self._best(vecs[1:2], "suit", 4)[0]
         for row, best, classes, generic, lo, hi in (
             (0, rank_best, _RANK_CLASS, np.bincount(_CLASS_RANK, weights=p[0, list(RANK_CLASSES)], minlength=13),
              config.profile_match_lo, config.profile_match_hi),
@@ -262,13 +266,25 @@ def _samples(img: np.ndarray, quads: list[np.ndarray], config: RecognizerConfig,
     out = []
     for quad in quads:
         m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
-        corner = cv2.warpPerspective(img, m, size, flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
-        levels = ink_levels(corner)
-        for cut in ("otsu", "light", "dark"):
-            recorder.got = None
-            _read_corner(corner, model, config, cut=cut, rank_at=None, px_scale=_px_scale(quad, config), levels=levels)
-            if recorder.got is not None:
-                out.append(recorder.got)
+        sharp = cv2.warpPerspective(img, m, size, flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
+        scale = _px_scale(quad, config)
+        for card_px in (None, *config.profile_enrol_card_px):
+            corner, px = sharp, scale
+            if card_px is not None and card_px < scale * h:
+                # The same corner as a table scene's camera sees a card this many pixels tall: drawn
+                # small, blurred a little, and enlarged again by the rectification.
+                f = card_px / h
+                small = cv2.resize(sharp, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+                small = cv2.GaussianBlur(small, (0, 0), 0.6)
+                corner, px = cv2.resize(small, size, interpolation=cv2.INTER_CUBIC), f
+            elif card_px is not None:
+                continue
+            levels = ink_levels(corner)
+            for cut in ("otsu", "light", "dark"):
+                recorder.got = None
+                _read_corner(corner, model, config, cut=cut, rank_at=None, px_scale=px, levels=levels)
+                if recorder.got is not None:
+                    out.append(recorder.got)
     return out
 
 
