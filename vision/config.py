@@ -41,7 +41,10 @@ class RecognizerConfig:
     profile_suit_hi: float = 0.98
     profile_sharpness: float = 60.0  # odds e^(this x correlation) between the classes' nearest enrolled glyphs
     profile_enrol_card_px: tuple[float, ...] = (170.0, 120.0)  # enrolment also keeps each corner as seen on cards this tall (scenes)
-    profile_floor: float = 0.05  # the generic odds, floored at this, break the enrolled glyphs' near ties
+    profile_floor: float = 0.05
+    profile_duplicate: float = 0.97  # enrolment keeps one of a card's glyph samples this alike
+    profile_joker_match: float = 0.85  # a corner with no index this like an enrolled Joker's: that Joker
+    profile_joker_confidence: float = 0.93  # the generic odds, floored at this, break the enrolled glyphs' near ties
 
 
 DEFAULT_CONFIG = RecognizerConfig()

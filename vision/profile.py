@@ -65,6 +65,7 @@ class DeckProfile:
     codes: np.ndarray  # (N,) str
     rank_feats: np.ndarray  # (N, N_FEATURES) float32
     suit_feats: np.ndarray  # (N, N_FEATURES) float32
+    joker_maps: np.ndarray  # (K, JOKER_MAP) float32: the enrolled Jokers' corners (``corner_map``)
     meta: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -82,6 +83,13 @@ class DeckProfile:
 
     def __len__(self) -> int:
         return len(self.codes)
+
+    def joker_likeness(self, corner: np.ndarray) -> float:
+        """How much an index corner crop (upright, canonical) looks like an enrolled Joker's corner
+        (correlation of ``corner_map``; 0 when no Joker was enrolled or the corner is blank)."""
+        if not len(self.joker_maps):
+            return 0.0
+        return float(np.max(self.joker_maps @ corner_map(corner)))
 
     def _best(self, vecs: np.ndarray, name: str, k: int) -> np.ndarray:
         """(M, k): each glyph's highest correlation with an enrolled glyph of each class (-1: none enrolled)."""
@@ -131,9 +139,25 @@ class DeckProfile:
             np.savez_compressed(
                 f, format=np.array(FORMAT), version=np.array(VERSION), meta=np.array(json.dumps(meta)),
                 codes=self.codes.astype("<U2"), rank_feats=self.rank_feats.astype(np.float32),
-                suit_feats=self.suit_feats.astype(np.float32),
+                suit_feats=self.suit_feats.astype(np.float32), joker_maps=self.joker_maps.astype(np.float32),
             )  # fmt: skip
         return path
+
+
+JOKER_MAP = 12 * 20
+
+
+def corner_map(corner: np.ndarray) -> np.ndarray:
+    """An index corner crop (h, w, 3) BGR as a small map of its ink (12 x 20, centred, unit length;
+    zeros for a blank corner): what a Joker without an index shows there (its art, or nothing)."""
+    from .index_reader import ink_levels
+
+    grey, lo, hi, _ = ink_levels(corner)
+    ink = np.clip((hi - grey.astype(np.float32)) / max(hi - lo, 40.0), 0.0, 1.0)
+    v = cv2.resize(ink, (12, 20), interpolation=cv2.INTER_AREA).ravel()
+    v = v - v.mean()
+    n = float(np.linalg.norm(v))
+    return (v / n if n > 1e-3 else np.zeros_like(v)).astype(np.float32)
 
 
 def _weight(best: np.ndarray, lo: float, hi: float) -> np.ndarray:
@@ -159,14 +183,17 @@ def load_profile(path: str | Path) -> DeckProfile:
     try:
         meta = json.loads(str(arrays["meta"]))
         codes, rank_feats, suit_feats = arrays["codes"], arrays["rank_feats"], arrays["suit_feats"]
+        joker_maps = arrays["joker_maps"]
     except (KeyError, json.JSONDecodeError) as exc:
         raise ValueError(f"{path}: corrupt deck profile ({exc})") from None
     n = len(codes)
-    if rank_feats.shape != (n, N_FEATURES) or suit_feats.shape != (n, N_FEATURES) or not all(c in CODES for c in codes.tolist()):
+    if (rank_feats.shape != (n, N_FEATURES) or suit_feats.shape != (n, N_FEATURES) or joker_maps.ndim != 2
+            or joker_maps.shape[1] != JOKER_MAP or not all(c in CODES for c in codes.tolist())):
         raise ValueError(f"{path}: corrupt deck profile (codes and glyph features do not match)")
-    if not (np.isfinite(rank_feats).all() and np.isfinite(suit_feats).all()):
+    if not (np.isfinite(rank_feats).all() and np.isfinite(suit_feats).all() and np.isfinite(joker_maps).all()):
         raise ValueError(f"{path}: corrupt deck profile (glyph features are not finite)")
-    return DeckProfile(codes.astype(str), rank_feats.astype(np.float32), suit_feats.astype(np.float32), meta)
+    return DeckProfile(codes.astype(str), rank_feats.astype(np.float32), suit_feats.astype(np.float32),
+                       joker_maps.astype(np.float32), meta)
 
 
 _CACHE: dict[str, tuple[int, int, DeckProfile]] = {}
@@ -254,19 +281,26 @@ def _shoe_quad(img: np.ndarray, path: Path, config: RecognizerConfig) -> np.ndar
     return portrait_order(quad_of(contours[0]))
 
 
+def corner_crop(image: np.ndarray, quad: np.ndarray, config: RecognizerConfig) -> np.ndarray:
+    """The top-left index corner of the card ``quad`` (TL, TR, BR, BL), rectified as the reader does."""
+    w, h = config.card_width, config.card_height
+    dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+    m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
+    size = (int(config.corner_w * w), int(config.corner_h * h))
+    return cv2.warpPerspective(image, m, size, flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
+
+
 def _samples(img: np.ndarray, quads: list[np.ndarray], config: RecognizerConfig, model: Mlp,
              recorder: _Recorder) -> list[tuple[np.ndarray, np.ndarray]]:
     """Rank and suit glyph features of the index top left in each of ``quads``, from each ink cut."""
     from .index_reader import _read_corner, ink_levels
     from .read import _px_scale
 
-    w, h = config.card_width, config.card_height
-    dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
-    size = (int(config.corner_w * w), int(config.corner_h * h))
+    h = config.card_height
     out = []
     for quad in quads:
-        m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
-        sharp = cv2.warpPerspective(img, m, size, flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
+        sharp = corner_crop(img, quad, config)
+        size = (sharp.shape[1], sharp.shape[0])
         scale = _px_scale(quad, config)
         for card_px in (None, *config.profile_enrol_card_px):
             corner, px = sharp, scale
@@ -299,6 +333,7 @@ def enroll(dirs: list[str | Path], config: RecognizerConfig = DEFAULT_CONFIG) ->
     codes: list[str] = []
     ranks: list[np.ndarray] = []
     suits: list[np.ndarray] = []
+    jokers: list[np.ndarray] = []
     cards: dict[str, int] = {}
     for d in dirs:
         folder = Path(d)
@@ -340,12 +375,33 @@ def enroll(dirs: list[str | Path], config: RecognizerConfig = DEFAULT_CONFIG) ->
             for code, quads in jobs:
                 cards[code] = cards.get(code, 0) + 1
                 if code == "JK":
-                    continue  # the generic reader's "no index" and "JOKER" reads stand
+                    # What the Joker shows in its corners (art, a star, nothing): a Joker without an
+                    # index is known by it.  ("JOKER" down the corner the generic reader reads.)
+                    jokers.extend(m for m in (corner_map(corner_crop(img, q, config)) for q in quads) if m.any())
+                    continue
                 for rank_f, suit_f in _samples(img, quads, config, model, recorder):
                     codes.append(code)
                     ranks.append(rank_f)
                     suits.append(suit_f)
     if not codes:
         raise ValueError("no index glyph found in any enrolled scan")
+    keep = _novel(np.array(codes), np.stack(ranks), np.stack(suits), config.profile_duplicate)
     meta = {"format": FORMAT, "version": VERSION, "sources": [str(d) for d in dirs], "cards": cards}
-    return DeckProfile(np.array(codes, "<U2"), np.stack(ranks), np.stack(suits), meta)
+    return DeckProfile(np.array(codes, "<U2")[keep], np.stack(ranks)[keep], np.stack(suits)[keep],
+                       np.array(jokers, np.float32).reshape(-1, JOKER_MAP), meta)
+
+
+def _novel(codes: np.ndarray, ranks: np.ndarray, suits: np.ndarray, same: float) -> np.ndarray:
+    """Indices of the samples worth keeping: of a card's samples whose rank and suit glyphs both
+    correlate ``same`` or more with a sample kept before, one is enough (the profile stays small and
+    fast to read with however many scans of a card are enrolled)."""
+    rv, sv = _vectors(ranks), _vectors(suits)
+    keep: list[int] = []
+    for code in np.unique(codes):
+        kept: list[int] = []
+        for i in np.nonzero(codes == code)[0]:
+            if kept and bool(np.any((rv[kept] @ rv[i] >= same) & (sv[kept] @ sv[i] >= same))):
+                continue
+            kept.append(int(i))
+        keep.extend(kept)
+    return np.array(sorted(keep), np.int64)
