@@ -56,6 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     gen.add_argument("--design", type=int, default=None, help="every card of one deck design, fixed by this number")
     gen.add_argument("--font", default=None, help="with --design: the index font (a path or part of a font file's name)")
     gen.add_argument("--finnish", choices=("yes", "no"), default=None, help="with --design: Finnish indices (1, 11-13) or not")
+    gen.add_argument("--court", default=None, help="with --design: the letters printed for J, Q, K (e.g. VDR, as French decks)")
     sub.add_parser("train", help="reproduce the shipped index classifier from the generator")
     args = parser.parse_args(argv)
 
@@ -106,7 +107,7 @@ def _run(args: argparse.Namespace) -> int:
 
         finnish = None if args.finnish is None else args.finnish == "yes"
         print(generate(args.outdir, args.kind, args.n, args.seed, height=args.height, design=args.design,
-                       font=args.font, finnish=finnish))
+                       font=args.font, finnish=finnish, court=args.court))
         return 0
     from .train import train
 

@@ -43,16 +43,22 @@ class CardStyle:
     corner_r: float | None = None  # rounded corner's radius (fraction of the card's width)
     paper: tuple[int, int, int] | None = None
     suit_seed: int | None = None  # drawn suits (and pips) have one shape per suit
+    court: str | None = None  # the letters printed for J, Q, K (e.g. "VDR" as French decks print Valet, Dame, Roi)
 
 
-def design_style(seed: int, font: str | None = None, *, finnish: bool | None = None) -> CardStyle:
+def design_style(seed: int, font: str | None = None, *, finnish: bool | None = None, court: str | None = None) -> CardStyle:
     """One deck design, fixed by ``seed``: every card of it has the same fonts, index layout, suit
     shapes and paper.  ``font`` (a path, or a part of a font file's name) chooses the index font among
-    every font on the machine, also those the classifier's training leaves out (italics, DejaVu)."""
+    every font on the machine, also those the classifier's training leaves out (italics, DejaVu);
+    ``court`` the three letters the deck prints for J, Q, K."""
+    if court is not None and (len(court) != 3 or not court.isalpha()):
+        raise ValueError(f"court must be three letters (for J, Q, K), got {court!r}")
     rng = np.random.default_rng([seed, 7919])
     style = random_style(rng, finnish=finnish)
     if font is not None:
         style = replace(style, font=find_font(font))
+    if court is not None:
+        style = replace(style, finnish=False, court=court.upper())
     return replace(
         style,
         layout=(float(rng.uniform(0.7, 0.95)), float(rng.uniform(0.03, 0.06)), float(rng.uniform(0.025, 0.05))),
@@ -127,6 +133,8 @@ def render_card(code: str, style: CardStyle, rng: np.random.Generator) -> tuple[
     rank, suit = code[0], code[1]
     colour = style.red if suit in "HD" else (20, 20, 20)
     label = (FINNISH if style.finnish else STANDARD).get(rank, rank)
+    if style.court and rank in "JQK":
+        label = style.court["JQK".index(rank)]
     rh = int(style.index_h * CARD_H)
     rmask = text_mask(label, style.font, rh, stroke=style.stroke, condense=0.8 if len(label) == 2 else 1.0)
     sh = int(rh * (style.layout[0] if style.layout else rng.uniform(0.7, 0.95)))
@@ -303,16 +311,16 @@ def table_image(rng: np.random.Generator, n_cards: int | None = None, style: Car
 
 
 def generate(outdir: Path, kind: str, n: int, seed: int, *, height: int = 720, design: int | None = None,
-             font: str | None = None, finnish: bool | None = None) -> Path:
+             font: str | None = None, finnish: bool | None = None, court: str | None = None) -> Path:
     """Write ``n`` labelled images of ``kind`` (shoe|table) and labels.json in the cards-dev format;
     table scenes ``height`` px tall (16:9).  Without ``design`` every image has a random design of its
     own; with it every card is of the one design ``design_style(design, font, finnish=finnish)``
     (``seed`` then varies only the scans: pose, light, camera, and the scenes' cards)."""
     if kind not in ("shoe", "table"):
         raise ValueError(f"kind must be shoe or table, got {kind!r}")
-    style = None if design is None else design_style(design, font, finnish=finnish)
-    if style is None and (font is not None or finnish is not None):
-        raise ValueError("--font and --finnish choose a deck design: give --design too")
+    style = None if design is None else design_style(design, font, finnish=finnish, court=court)
+    if style is None and (font is not None or finnish is not None or court is not None):
+        raise ValueError("--font, --finnish and --court choose a deck design: give --design too")
     outdir.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(seed)
     images = []
