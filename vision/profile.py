@@ -199,7 +199,7 @@ def load_profile(path: str | Path) -> DeckProfile:
 _CACHE: dict[str, tuple[int, int, DeckProfile]] = {}
 
 
-def cached_profile(path: str | Path) -> DeckProfile:
+def cached_profile(path: str | os.PathLike[str]) -> DeckProfile:
     """``load_profile``, once per file and modification (path, mtime and size)."""
     key = os.path.abspath(path)
     try:
@@ -278,7 +278,10 @@ def _shoe_quad(img: np.ndarray, path: Path, config: RecognizerConfig) -> np.ndar
     contours = card_contours(card_mask(img), config)
     if not contours:
         raise ValueError(f"{path}: no card found (give its corners in labels.json)")
-    return portrait_order(quad_of(contours[0]))
+    quad = quad_of(contours[0])
+    if quad is None:
+        raise ValueError(f"{path}: no card found (give its corners in labels.json)")
+    return portrait_order(quad)
 
 
 def corner_crop(image: np.ndarray, quad: np.ndarray, config: RecognizerConfig) -> np.ndarray:
@@ -297,7 +300,7 @@ def _samples(img: np.ndarray, quads: list[np.ndarray], config: RecognizerConfig,
     from .read import _px_scale
 
     h = config.card_height
-    out = []
+    out: list[tuple[np.ndarray, np.ndarray]] = []
     for quad in quads:
         sharp = corner_crop(img, quad, config)
         size = (sharp.shape[1], sharp.shape[0])

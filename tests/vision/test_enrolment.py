@@ -82,7 +82,7 @@ def test_a_joker_without_an_index_is_known_by_its_corners(tmp_path):
     generate(tmp_path / "read", "shoe", 106, seed=200, design=1)
     profile = enroll([tmp_path / "enrol"])
     assert len(profile.joker_maps) == 2
-    for code, path in _scans(tmp_path / "read", ["JK"]):
+    for _code, path in _scans(tmp_path / "read", ["JK"]):
         img = cv2.imread(str(path))
         assert recognize(img)[0]["code"] == "unknown"
         card = recognize(img, profile=profile)[0]
