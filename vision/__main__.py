@@ -1,8 +1,13 @@
-"""Command line: ``python -m vision recognize|evaluate|generate|train``.
+"""Command line: ``python -m vision recognize|enroll|evaluate|generate|train``.
 
 ``recognize --json IMAGE [IMAGE ...]`` prints one JSON object per image and line:
 ``{"image": PATH, "cards": [{"code", "confidence", "corners"}, ...]}``; an image that cannot be read
 gives ``{"image": PATH, "cards": [], "error": "..."}``.  The exit code is 0 unless every image failed.
+``--profile PROFILE`` (or the environment variable ``VISION_PROFILE``) reads with an enrolled deck.
+
+``enroll DIR [DIR ...] --out PROFILE`` writes the profile of the labelled scans in the folders.
+Bad input (a missing labels.json or image, an unknown code, a profile that is none) exits with 2
+and a one-line message naming the file and field.
 """
 
 from __future__ import annotations
@@ -34,41 +39,75 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     rec = sub.add_parser("recognize", help="read the cards in images")
     rec.add_argument("--json", action="store_true", help="one JSON object per image per line (the default)")
+    rec.add_argument("--profile", default=None, help="an enrolled deck's profile (default: $VISION_PROFILE, else none)")
     rec.add_argument("images", nargs="+")
+    enr = sub.add_parser("enroll", help="learn a deck's own index glyphs from labelled scans")
+    enr.add_argument("dirs", nargs="+", type=Path, help="folders of scans, each with a labels.json")
+    enr.add_argument("--out", required=True, type=Path, help="the profile file to write")
     ev = sub.add_parser("evaluate", help="accuracy and timing on a labelled folder")
     ev.add_argument("folder", type=Path)
+    ev.add_argument("--profile", default=None, help="an enrolled deck's profile (default: $VISION_PROFILE, else none)")
     gen = sub.add_parser("generate", help="write a synthetic labelled set")
     gen.add_argument("outdir", type=Path)
     gen.add_argument("--kind", choices=("shoe", "table"), default="shoe")
     gen.add_argument("--n", type=int, default=106)
     gen.add_argument("--seed", type=int, default=0)
     gen.add_argument("--height", type=int, default=720, help="table scenes: picture height (width 16:9; cards scale with it)")
+    gen.add_argument("--design", type=int, default=None, help="every card of one deck design, fixed by this number")
+    gen.add_argument("--font", default=None, help="with --design: the index font (a path or part of a font file's name)")
+    gen.add_argument("--finnish", choices=("yes", "no"), default=None, help="with --design: Finnish indices (1, 11-13) or not")
+    gen.add_argument("--court", default=None, help="with --design: the letters printed for J, Q, K (e.g. VDR, as French decks)")
     sub.add_parser("train", help="reproduce the shipped index classifier from the generator")
     args = parser.parse_args(argv)
 
     cv2.setNumThreads(1)
+    try:
+        return _run(args)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.command == "recognize":
+        from .profile import resolve
         from .recognize import recognize
 
+        profile = resolve(args.profile)  # a bad profile is an error before any image is read
         failed = 0
         for path in args.images:
             out: dict[str, object] = {"image": path, "cards": []}
             try:
-                out["cards"] = recognize(_read(path))
+                out["cards"] = recognize(_read(path), profile=profile)
             except ValueError as exc:
                 out["error"] = str(exc)
                 failed += 1
             print(json.dumps(out), flush=True)
         return 1 if failed == len(args.images) else 0
+    if args.command == "enroll":
+        import time
+
+        from .profile import enroll
+
+        t = time.perf_counter()
+        profile = enroll(args.dirs)
+        path = profile.save(args.out)
+        cards = profile.meta["cards"]
+        print(json.dumps({"profile": str(path), "cards": sum(cards.values()), "codes": len(cards),
+                          "glyph_samples": len(profile), "seconds": round(time.perf_counter() - t, 2)}))
+        return 0
     if args.command == "evaluate":
         from .evaluate import evaluate
+        from .profile import resolve
 
-        print(json.dumps(evaluate(args.folder), indent=2))
+        print(json.dumps(evaluate(args.folder, profile=resolve(args.profile)), indent=2))
         return 0
     if args.command == "generate":
         from .synth import generate
 
-        print(generate(args.outdir, args.kind, args.n, args.seed, height=args.height))
+        finnish = None if args.finnish is None else args.finnish == "yes"
+        print(generate(args.outdir, args.kind, args.n, args.seed, height=args.height, design=args.design,
+                       font=args.font, finnish=finnish, court=args.court))
         return 0
     from .train import train
 

@@ -34,6 +34,19 @@ class RecognizerConfig:
     pip_suit_mass: float = 0.8  # ... when it reads this surely as a suit (not a rank, letter or art)
     red_threshold: float = 28.0  # mean R - max(G, B) of ink pixels above which the ink is red
     red_sure_margin: float = 30.0  # this far from the threshold the colour is plain
+    # Deck enrolment (``profile.py``): a glyph's correlation with its nearest enrolled glyph.
+    # (Plain digits of two sans-serif designs correlate 0.90-0.96, a glyph with itself on another
+    # scan of its design mostly 0.97 or more; suits of two designs are more alike still.)
+    profile_match_lo: float = 0.85  # a rank glyph less like an enrolled one: the enrolled glyphs say nothing (another design, art)
+    profile_match_hi: float = 0.95  # from this on the glyph is read as the enrolled rank it is nearest
+    profile_suit_lo: float = 0.93  # the same for suit glyphs
+    profile_suit_hi: float = 0.98
+    profile_sharpness: float = 30.0  # odds e^(this x correlation) between the classes' nearest enrolled glyphs
+    profile_enrol_card_px: tuple[float, ...] = (170.0, 120.0)  # enrolment also keeps each corner as seen on cards this tall (scenes)
+    profile_floor: float = 0.005  # the generic odds, floored at this, weigh the enrolled glyphs' odds (a sure generic read needs a clear match to turn)
+    profile_duplicate: float = 0.97  # enrolment keeps one of a card's glyph samples this alike
+    profile_joker_match: float = 0.85  # a corner with no index this like an enrolled Joker's: that Joker
+    profile_joker_confidence: float = 0.93
 
 
 DEFAULT_CONFIG = RecognizerConfig()

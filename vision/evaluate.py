@@ -15,8 +15,9 @@ import cv2
 from .recognize import recognize
 
 
-def evaluate(folder: Path, *, confident: float = 0.9) -> dict[str, Any]:
-    """Run the recogniser over every labelled image of ``folder`` and summarise."""
+def evaluate(folder: Path, *, confident: float = 0.9, profile: Any = None) -> dict[str, Any]:
+    """Run the recogniser over every labelled image of ``folder`` (with an enrolled deck's
+    ``profile`` when given, else as ``recognize`` chooses) and summarise."""
     labels = json.loads((folder / "labels.json").read_text())
     kind = labels.get("kind")
     times: list[float] = []
@@ -26,7 +27,7 @@ def evaluate(folder: Path, *, confident: float = 0.9) -> dict[str, Any]:
         for item in labels["images"]:
             img = cv2.imread(str(folder / item["file"]))
             t = time.perf_counter()
-            cards = recognize(img) if img is not None else []
+            cards = recognize(img, profile=profile) if img is not None else []
             times.append(time.perf_counter() - t)
             best = max(cards, key=lambda c: c["confidence"]) if cards else {"code": "none", "confidence": 0.0}
             if best["code"] == item["code"]:
@@ -49,7 +50,7 @@ def evaluate(folder: Path, *, confident: float = 0.9) -> dict[str, Any]:
         for item in labels["images"]:
             img = cv2.imread(str(folder / item["file"]))
             t = time.perf_counter()
-            cards = recognize(img) if img is not None else []
+            cards = recognize(img, profile=profile) if img is not None else []
             times.append(time.perf_counter() - t)
             got = Counter(c["code"] for c in cards if c["code"] != "unknown")
             want = Counter(item["codes"])

@@ -33,6 +33,11 @@ _SKIP = ("linbiolinum_k.", "dejavu", "d050000l", "z003", "standardsymbols", "ita
          "emoji", "math", "thin", "hairline")
 
 
+def all_font_files() -> list[str]:
+    """Every TrueType/OpenType file on the machine, the classifier's left-out fonts included (sorted)."""
+    return sorted({path for pattern in _FONT_PATTERNS for path in glob.glob(pattern)})
+
+
 def font_files() -> list[str]:
     """Index fonts available on this machine (sorted, so a seed gives the same data)."""
     files = set()

@@ -220,6 +220,13 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cu
         masks += [np.rot90(rank_mask, k) for k in (1, 2, 3)]
     feats = np.stack([glyph_features(m) for m in masks])
     p = model.probabilities(feats)
+    lone_one = bool(np.argmax(p[0]) == _FINNISH_ONE)
+    if model.profile is not None:
+        # An enrolled deck: glyphs like its enrolled rank and suit glyphs are read as those.  They are
+        # compared with all the ink of their boxes: a rank printed in a frame (a keycap, a circle) is
+        # the frame's glyph, its digit a glyph inside it.
+        boxed = np.stack([glyph_features(ink[ry : ry + rh, rx : rx + rw]), glyph_features(ink[sy : sy + sh, sx : sx + sw])])
+        p = model.profile.weigh(boxed, p, config)
     # The rank glyph's probability is shared among the ranks and junk, the suit glyph's among the
     # suits and junk; a rank glyph that looks like a suit (a pip of the art, a hypothesis turned the
     # wrong way round) keeps that mass against it, and so does a suit glyph that looks like a rank.
@@ -264,7 +271,7 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cu
     ps /= ps.sum() + 1e-12
     ps = _blur_suit(ps, sh * px_scale, config)
     return CornerRead(np.outer(pr, ps), ink=True, score=rank_mass, suit_px=sh * px_scale,
-                      suit_at=(sx + sw / 2, sy + sh / 2), lone_one=bool(np.argmax(p[0]) == _FINNISH_ONE))
+                      suit_at=(sx + sw / 2, sy + sh / 2), lone_one=lone_one)
 
 
 def redness(pixels: np.ndarray) -> float:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -34,6 +35,8 @@ class Mlp:
     b1: np.ndarray
     w2: np.ndarray
     b2: np.ndarray
+    # An enrolled deck's index glyphs (``profile.DeckProfile``): the reader weighs its reads by them.
+    profile: Any = None
 
     def probabilities(self, x: np.ndarray) -> np.ndarray:
         """Class probabilities (N, len(CLASSES)) for features (N, F): of an ensemble (``w2`` with a

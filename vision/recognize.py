@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import cv2
@@ -10,16 +11,21 @@ import numpy as np
 from .cards import card_contours, card_mask, card_shaped, portrait_order, quad_of
 from .config import DEFAULT_CONFIG, RecognizerConfig
 from .image_input import to_bgr8
-from .model import load_model
+from .profile import DeckProfile, model_with, resolve
 from .read import read_card
 
 
-def recognize(image: np.ndarray, config: RecognizerConfig = DEFAULT_CONFIG) -> list[dict[str, Any]]:
+def recognize(image: np.ndarray, config: RecognizerConfig = DEFAULT_CONFIG, *,
+              profile: DeckProfile | str | os.PathLike[str] | None = None) -> list[dict[str, Any]]:
     """Cards in a BGR image (H, W, 3) uint8: ``[{"code", "confidence", "corners"}, ...]``.
 
     A shoe scan (one card filling most of the frame) gives one card; a table scene gives every card
     found.  Raises ``ValueError`` for an array that is not an image; an image with no card gives [].
+    ``profile`` is an enrolled deck's profile (``vision.profile``), loaded or a path to its file;
+    without one, the file the environment variable ``VISION_PROFILE`` names (loaded once per file
+    and modification), else none: the generic reader.
     """
+    model = model_with(resolve(profile))
     img = to_bgr8(image)
     scale = 1.0
     side = max(img.shape[:2])
@@ -39,8 +45,8 @@ def recognize(image: np.ndarray, config: RecognizerConfig = DEFAULT_CONFIG) -> l
         biggest = cv2.contourArea(contours[0]) / (small.shape[0] * small.shape[1])
         if biggest >= 0.3 or biggest >= 0.12 and card_shaped(contours[0], 0.85, (1.15, 1.8)):
             quad = portrait_order(quad_of(contours[0]) / scale)
-            return [read_card(img, quad, load_model(), config)]
+            return [read_card(img, quad, model, config)]
     from .scene import find_cards
 
-    return find_cards(img, config, mask if small is img else None)
+    return find_cards(img, config, mask if small is img else None, model)
 

@@ -30,12 +30,14 @@ from .read import card_from_corner, read_card, read_corner_at, with_pips
 ASPECT = 88 / 63
 
 
-def find_cards(image: np.ndarray, config: RecognizerConfig, mask: np.ndarray | None = None) -> list[dict[str, Any]]:
+def find_cards(image: np.ndarray, config: RecognizerConfig, mask: np.ndarray | None = None,
+               model: Mlp | None = None) -> list[dict[str, Any]]:
     """Cards found in a table scene (H, W, 3) uint8 BGR: code, confidence, corners (TL, TR, BR, BL as
-    printed).  ``mask`` is the image's ``card_mask`` when already made."""
+    printed).  ``mask`` is the image's ``card_mask`` when already made; ``model`` the classifier
+    (the shipped one, or with an enrolled deck's profile)."""
     if image.ndim != 3 or image.shape[2] != 3:
         raise ValueError(f"expected a (H, W, 3) BGR image, got {image.shape}")
-    model = load_model()
+    model = model or load_model()
     if mask is None:
         mask = card_mask(image)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
@@ -338,8 +340,11 @@ def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float, mod
         return out
     # A first look at the rank glyphs as they stand in the photograph (one batch): what is plainly
     # not a rank (a pip, a stroke of the art) is not worth rectifying and reading.
-    p = model.probabilities(np.stack([glyph_features(g) for g in upright]))
+    feats = np.stack([glyph_features(g) for g in upright])
+    p = model.probabilities(feats)
     rank_mass = p[:, list(RANK_CLASSES)].sum(axis=1)
+    if model.profile is not None:
+        rank_mass = np.maximum(rank_mass, model.profile.rank_likeness(feats, config))  # an enrolled deck's rank glyph
     order = np.argsort(-rank_mass, kind="stable")  # the likeliest first: their reads settle the rest
     return [out[i] for i in order if rank_mass[i] >= config.index_prefilter]
 

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 
-from .glyphs import SUIT_CHARS, drawn_suit, font_files, suit_font_files, text_mask
+from .glyphs import SUIT_CHARS, all_font_files, drawn_suit, font_files, suit_font_files, text_mask
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -37,6 +37,46 @@ class CardStyle:
     index_h: float  # rank height as a fraction of the card height
     joker_text: bool  # the Joker prints "JOKER" down its corners (else no index)
     red: tuple[int, int, int]
+    # A deck of one design prints every card alike; None draws these afresh for every card (as
+    # ``random_style`` does: many designs at once).
+    layout: tuple[float, float, float] | None = None  # suit height / rank height, index x and y (fractions of the card)
+    corner_r: float | None = None  # rounded corner's radius (fraction of the card's width)
+    paper: tuple[int, int, int] | None = None
+    suit_seed: int | None = None  # drawn suits (and pips) have one shape per suit
+    court: str | None = None  # the letters printed for J, Q, K (e.g. "VDR" as French decks print Valet, Dame, Roi)
+
+
+def design_style(seed: int, font: str | None = None, *, finnish: bool | None = None, court: str | None = None) -> CardStyle:
+    """One deck design, fixed by ``seed``: every card of it has the same fonts, index layout, suit
+    shapes and paper.  ``font`` (a path, or a part of a font file's name) chooses the index font among
+    every font on the machine, also those the classifier's training leaves out (italics, DejaVu);
+    ``court`` the three letters the deck prints for J, Q, K."""
+    if court is not None and (len(court) != 3 or not court.isalpha()):
+        raise ValueError(f"court must be three letters (for J, Q, K), got {court!r}")
+    rng = np.random.default_rng([seed, 7919])
+    style = random_style(rng, finnish=finnish)
+    if font is not None:
+        style = replace(style, font=find_font(font))
+    if court is not None:
+        style = replace(style, finnish=False, court=court.upper())
+    return replace(
+        style,
+        layout=(float(rng.uniform(0.7, 0.95)), float(rng.uniform(0.03, 0.06)), float(rng.uniform(0.025, 0.05))),
+        corner_r=float(rng.uniform(0.03, 0.08)),
+        paper=(int(rng.integers(235, 256)), int(rng.integers(235, 256)), int(rng.integers(235, 256))),
+        suit_seed=seed,
+    )
+
+
+def find_font(name: str) -> str:
+    """A font file: ``name`` itself, or the first (sorted) font file on the machine whose file name
+    contains ``name`` (case-insensitive)."""
+    if Path(name).is_file():
+        return name
+    found = sorted(p for p in all_font_files() if name.lower() in Path(p).name.lower())
+    if not found:
+        raise ValueError(f"no font file on this machine matches {name!r}")
+    return found[0]
 
 
 def random_style(rng: np.random.Generator, *, finnish: bool | None = None) -> CardStyle:
@@ -68,9 +108,9 @@ def _paste(card: np.ndarray, mask: np.ndarray, x: int, y: int, colour: tuple[int
 def render_card(code: str, style: CardStyle, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """A card face (CARD_H, CARD_W, 3) BGR on white, and its alpha mask (rounded corners)."""
     card = np.full((CARD_H, CARD_W, 3), 255, np.uint8)
-    card[:] = (int(rng.integers(235, 256)), int(rng.integers(235, 256)), int(rng.integers(235, 256)))
+    card[:] = style.paper or (int(rng.integers(235, 256)), int(rng.integers(235, 256)), int(rng.integers(235, 256)))
     alpha = np.zeros((CARD_H, CARD_W), np.uint8)
-    r = int(CARD_W * rng.uniform(0.03, 0.08))
+    r = int(CARD_W * (style.corner_r if style.corner_r is not None else rng.uniform(0.03, 0.08)))
     cv2.rectangle(alpha, (r, 0), (CARD_W - 1 - r, CARD_H - 1), 255, -1)
     cv2.rectangle(alpha, (0, r), (CARD_W - 1, CARD_H - 1 - r), 255, -1)
     for cx, cy in ((r, r), (CARD_W - 1 - r, r), (r, CARD_H - 1 - r), (CARD_W - 1 - r, CARD_H - 1 - r)):
@@ -93,11 +133,16 @@ def render_card(code: str, style: CardStyle, rng: np.random.Generator) -> tuple[
     rank, suit = code[0], code[1]
     colour = style.red if suit in "HD" else (20, 20, 20)
     label = (FINNISH if style.finnish else STANDARD).get(rank, rank)
+    if style.court and rank in "JQK":
+        label = style.court["JQK".index(rank)]
     rh = int(style.index_h * CARD_H)
     rmask = text_mask(label, style.font, rh, stroke=style.stroke, condense=0.8 if len(label) == 2 else 1.0)
-    sh = int(rh * rng.uniform(0.7, 0.95))
-    smask = text_mask(SUIT_CHARS[suit], style.suit_font, sh) if style.suit_font else drawn_suit(suit, sh, rng)
-    x0, y0 = int(CARD_W * rng.uniform(0.03, 0.06)), int(CARD_H * rng.uniform(0.025, 0.05))
+    sh = int(rh * (style.layout[0] if style.layout else rng.uniform(0.7, 0.95)))
+    smask = text_mask(SUIT_CHARS[suit], style.suit_font, sh) if style.suit_font else drawn_suit(suit, sh, _suit_rng(style, suit, rng))
+    if style.layout:
+        x0, y0 = int(CARD_W * style.layout[1]), int(CARD_H * style.layout[2])
+    else:
+        x0, y0 = int(CARD_W * rng.uniform(0.03, 0.06)), int(CARD_H * rng.uniform(0.025, 0.05))
     cx = x0 + rmask.shape[1] // 2
     _paste(card, rmask, x0, y0, colour)
     _paste(card, smask, max(1, cx - smask.shape[1] // 2), y0 + rh + max(2, rh // 6), colour)
@@ -109,13 +154,18 @@ def render_card(code: str, style: CardStyle, rng: np.random.Generator) -> tuple[
     else:
         n = 1 if rank == "A" else int(label) if label.isdigit() and int(label) <= 10 else 1
         pip_h = int(CARD_H * (0.22 if n == 1 else 0.1))
-        pip = text_mask(SUIT_CHARS[suit], style.suit_font, pip_h) if style.suit_font else drawn_suit(suit, pip_h, rng)
+        pip = text_mask(SUIT_CHARS[suit], style.suit_font, pip_h) if style.suit_font else drawn_suit(suit, pip_h, _suit_rng(style, suit, rng))
         for px, py in _pip_layout(n):
             # As printed on real decks, the pips of the lower half stand the other way up.
             glyph = cv2.rotate(pip, cv2.ROTATE_180) if py > 0.5 else pip
             _paste(card, glyph, int(px * CARD_W - pip.shape[1] / 2), int(py * CARD_H - pip.shape[0] / 2), colour)
     _mirror_corner(card)
     return card, alpha
+
+
+def _suit_rng(style: CardStyle, suit: str, rng: np.random.Generator) -> np.random.Generator:
+    """The random numbers a drawn suit's proportions come from: the card's own, or the design's for that suit."""
+    return rng if style.suit_seed is None else np.random.default_rng([style.suit_seed, SUITS.index(suit)])
 
 
 def _mirror_corner(card: np.ndarray) -> None:
@@ -260,24 +310,30 @@ def table_image(rng: np.random.Generator, n_cards: int | None = None, style: Car
     return img, {"codes": sorted(c["code"] for c in cards), "cards": cards, "width": width, "height": height}
 
 
-def generate(outdir: Path, kind: str, n: int, seed: int, *, height: int = 720) -> Path:
+def generate(outdir: Path, kind: str, n: int, seed: int, *, height: int = 720, design: int | None = None,
+             font: str | None = None, finnish: bool | None = None, court: str | None = None) -> Path:
     """Write ``n`` labelled images of ``kind`` (shoe|table) and labels.json in the cards-dev format;
-    table scenes ``height`` px tall (16:9)."""
+    table scenes ``height`` px tall (16:9).  Without ``design`` every image has a random design of its
+    own; with it every card is of the one design ``design_style(design, font, finnish=finnish)``
+    (``seed`` then varies only the scans: pose, light, camera, and the scenes' cards)."""
     if kind not in ("shoe", "table"):
         raise ValueError(f"kind must be shoe or table, got {kind!r}")
+    style = None if design is None else design_style(design, font, finnish=finnish, court=court)
+    if style is None and (font is not None or finnish is not None or court is not None):
+        raise ValueError("--font, --finnish and --court choose a deck design: give --design too")
     outdir.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(seed)
     images = []
     for i in range(n):
         if kind == "shoe":
             code = CODES[i % len(CODES)]
-            img, label = shoe_image(code, rng)
+            img, label = shoe_image(code, rng, style)
             name = f"s{i:05d}.jpg"
         else:
-            img, label = table_image(rng, width=height * 16 // 9, height=height)
+            img, label = table_image(rng, style=style, width=height * 16 // 9, height=height)
             name = f"t{i:04d}.jpg"
         cv2.imwrite(str(outdir / name), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
-        images.append({"file": name, "design": "synthetic", **label})
+        images.append({"file": name, "design": "synthetic" if design is None else f"design-{design}", **label})
     path = outdir / "labels.json"
     path.write_text(json.dumps({"kind": kind, "split": f"synthetic-seed-{seed}", "codes": CODES, "images": images}))
     return path
