@@ -14,8 +14,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 from tests.factories import UserFactory
+
+# Property tests check behaviour, not speed (speed is measured by the benchmarks in bench/): no
+# per-example deadline, so a busy machine cannot fail them.
+hypothesis_settings.register_profile("casino", deadline=None)
+hypothesis_settings.load_profile("casino")
 
 
 @pytest.fixture(autouse=True)
