@@ -111,7 +111,7 @@ def theory_for(rule_set_id: int, pay_table_id: int) -> dict[str, dict[str, Any]]
     """Edge and variance per bet kind of a (rule set, pay table) pair, computed once and kept."""
     found = BetTheory.objects.filter(rule_set_id=rule_set_id, pay_table_id=pay_table_id).first()
     if found is not None:
-        return found.bets
+        return _published_edge(found.bets, rule_set_id, pay_table_id)
     from tables.models import PayTable, RuleSet
 
     rs = RuleSet.objects.select_related("game").get(pk=rule_set_id)
@@ -129,7 +129,23 @@ def theory_for(rule_set_id: int, pay_table_id: int) -> dict[str, dict[str, Any]]
             BetTheory.objects.create(rule_set_id=rule_set_id, pay_table_id=pay_table_id, game=game, bets=bets)
     except IntegrityError:
         pass  # computed meanwhile by another worker: both computed the same thing
-    return bets
+    return _published_edge(bets, rule_set_id, pay_table_id)
+
+
+def _published_edge(bets: dict[str, dict[str, Any]], rule_set_id: int, pay_table_id: int) -> dict[str, dict[str, Any]]:
+    """The main wager's edge is the one the pay table shows (tables.theory: exact, or its long simulation),
+    so the back office, the dashboard and the hold audit give one house edge per pay table; the audit's
+    own shorter simulation gives the variance, and the edge only until the pay table's figure is known."""
+    if "main" not in bets:
+        return bets
+    from tables.models import PayTable, RuleSet
+    from tables.theory import theory_for as pay_table_theory
+
+    pay_table = PayTable.objects.select_related("game").get(pk=pay_table_id)
+    shown = pay_table_theory(pay_table, RuleSet.objects.get(pk=rule_set_id), enqueue=False)
+    if shown.get("house_edge") is None:
+        return bets
+    return {**bets, "main": {**bets["main"], "edge": float(shown["house_edge"])}}
 
 
 # ---------------------------------------------------------------------------------------------

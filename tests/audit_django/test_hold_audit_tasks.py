@@ -64,7 +64,12 @@ def test_side_bets_enter_with_their_own_edge_and_variance(bj):
     audit_table.apply(args=[bj.table.pk, DAY.isoformat()]).get()
     h = hold(bj.table, f"day:{DAY}")
     assert h["handle"] == "15.00" and h["win"] == "15.00"
-    assert D(h["theo_win"]) == D("0.25")  # 10 x 0.005 + 5 x 0.04
+    # The main bet's edge is the one its pay table shows (one house edge everywhere); the side bet's
+    # edge and both variances are the audit's own: 10 x edge + 5 x 0.04.
+    from tables.theory import theory_for as pay_table_theory
+
+    edge = pay_table_theory(bj.table.pay_table, bj.table.rule_set, enqueue=False)["house_edge"]
+    assert D(h["theo_win"]) == (D(10) * D(str(edge)) + D("0.20")).quantize(D("0.01"))
     assert h["sigma"] == pytest.approx((1.3 * 100 + 15.6 * 25) ** 0.5)
 
 
