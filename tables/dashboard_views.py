@@ -219,9 +219,7 @@ def alert_decide(request: HttpRequest) -> JsonResponse:
 def _reject(rnd: Round, version: int, reason: str, actor: Any) -> None:
     """A pit boss refuses a payout as it stands: the dealer must pay again (or not pay); audited."""
     with transaction.atomic():
-        locked = Round.objects.select_for_update().get(pk=rnd.pk)
-        if locked.version != version:
-            raise services.Conflict("the round changed meanwhile; reload")
+        locked = services._lock_round(rnd.pk, version)  # the one lock order: table, game, round
         if locked.state not in (RoundState.MISMATCH, RoundState.SETTLED):
             raise services.Conflict(f"nothing to reject: round {locked.number} is {RoundState(locked.state).label}")
         AlertDecision.objects.create(round=locked, decision="reject", reason=reason[:300], by=actor,
