@@ -28,6 +28,8 @@ SECURE_SSL_REDIRECT = HTTPS
 SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000 if HTTPS else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
 SECURE_HSTS_PRELOAD = HTTPS
+# Load balancers probe /healthz over plain http inside the network.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
@@ -49,6 +51,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # A database that is down answers 503 (JSON under /api/, with Retry-After), never a 500.
+    "casino.middleware.DatabaseUnavailableMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -84,6 +88,22 @@ DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite under a web server and a worker at once: wait for locks instead of failing at once.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A database that is down or never answers must not hold a worker: give up connecting after
+    # DB_CONNECT_TIMEOUT seconds (libpq's minimum is 2) and cancel any statement running (or waiting
+    # for a lock) longer than DB_STATEMENT_TIMEOUT seconds (0: no limit, e.g. for a long migration run as
+    # the owner role).  The request then answers 503 (casino.middleware), never hangs.
+    DB_CONNECT_TIMEOUT = env.int("DB_CONNECT_TIMEOUT", default=5)
+    DB_STATEMENT_TIMEOUT = env.float("DB_STATEMENT_TIMEOUT", default=15.0)
+    if DB_CONNECT_TIMEOUT < 1 or DB_STATEMENT_TIMEOUT < 0:
+        raise environ.ImproperlyConfigured("DB_CONNECT_TIMEOUT must be >= 1 and DB_STATEMENT_TIMEOUT >= 0 (seconds)")
+    _options = DATABASES["default"].setdefault("OPTIONS", {})
+    _options.setdefault("connect_timeout", DB_CONNECT_TIMEOUT)
+    _options["options"] = (
+        _options.get("options", "") + f" -c statement_timeout={int(DB_STATEMENT_TIMEOUT * 1000)}"
+    ).strip()
+# Seconds a client is told to wait (Retry-After) when the database is unavailable.
+DB_UNAVAILABLE_RETRY_AFTER = env.int("DB_UNAVAILABLE_RETRY_AFTER", default=5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}

@@ -62,3 +62,14 @@ def test_the_test_database_is_the_one_the_environment_chose() -> None:
 
     expected = "postgresql" if os.environ.get("DATABASE_URL", "").startswith("postgres") else "sqlite"
     assert connection.vendor == expected
+
+
+def test_postgresql_gives_up_connecting_and_cancels_long_statements(monkeypatch, tmp_path) -> None:
+    url = "postgres://postgres@127.0.0.1:5432/casino"
+    options = _settings_with(monkeypatch, tmp_path, DATABASE_URL=url).DATABASES["default"]["OPTIONS"]
+    assert options["connect_timeout"] == 5 and options["options"] == "-c statement_timeout=15000"
+    options = _settings_with(monkeypatch, tmp_path, DATABASE_URL=url, DB_CONNECT_TIMEOUT="3",
+                             DB_STATEMENT_TIMEOUT="2.5").DATABASES["default"]["OPTIONS"]  # fmt: skip
+    assert options["connect_timeout"] == 3 and options["options"] == "-c statement_timeout=2500"
+    with pytest.raises(Exception, match="DB_STATEMENT_TIMEOUT"):
+        _settings_with(monkeypatch, tmp_path, DATABASE_URL=url, DB_STATEMENT_TIMEOUT="-1")
