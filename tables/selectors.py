@@ -131,7 +131,7 @@ def round_document(rnd: Round) -> dict[str, Any]:
     """The full round: state, what comes next, seats and wagers, cards, decisions, settlement, payment."""
     cards = list(rnd.cards.select_related("recorded_by", "corrected_by").order_by("seq"))
     decisions = list(rnd.decisions.select_related("recorded_by").order_by("seq"))
-    lines = list(rnd.lines.order_by("seat", "id"))
+    lines = list(rnd.lines.filter(superseded=False).order_by("seat", "id"))
     payments = list(rnd.payments.select_related("recorded_by").order_by("id"))
     approvals = list(rnd.approvals.select_related("approved_by").order_by("approved_at"))
     return _document(rnd, cards, decisions, lines, payments, approvals)
@@ -194,7 +194,7 @@ def round_recall(*, table: Table, count: int = RECALL_ROUNDS) -> list[dict[str, 
         .prefetch_related(
             Prefetch("cards", RoundCard.objects.select_related("recorded_by", "corrected_by").order_by("seq")),
             Prefetch("decisions", Decision.objects.select_related("recorded_by").order_by("seq")),
-            Prefetch("lines", SettlementLine.objects.order_by("seat", "id")),
+            Prefetch("lines", SettlementLine.objects.filter(superseded=False).order_by("seat", "id")),
             Prefetch("payments", Payment.objects.select_related("recorded_by").order_by("id")),
             Prefetch("approvals", Approval.objects.select_related("approved_by").order_by("approved_at")),
         )

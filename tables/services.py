@@ -665,7 +665,8 @@ def _store_settlement(round: Round, state: Any) -> list[dict[str, Any]]:
     seats = live.settle(round.game, state)
     if round.bluffjack_game_id:
         _bluffjack_carry(round, state)
-    SettlementLine.objects.filter(round=round).delete()
+    # Append-only: a re-settlement (a pit boss's correction) supersedes the lines it replaces.
+    SettlementLine.objects.filter(round=round, superseded=False).update(superseded=True)
     lines: list[dict[str, Any]] = []
     due: dict[str, dict[str, str]] = {}
     for seat, seat_lines in seats:
@@ -686,7 +687,7 @@ def _seat_lines(round: Round) -> dict[int, list[Any]]:
     from tables.engine.settlement import SettlementLine as EngineLine
 
     out: dict[int, list[Any]] = {}
-    for ln in SettlementLine.objects.filter(round=round):
+    for ln in SettlementLine.objects.filter(round=round, superseded=False):
         out.setdefault(ln.seat, []).append(
             EngineLine(ln.bet, ln.wager, ln.result, ln.net, ln.detail, ln.hand, ln.behind)
         )
