@@ -44,6 +44,8 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI served from our static files, not a CDN
+    "csp",
     "simple_history",
     "django_celery_beat",
     "tables",
@@ -60,6 +62,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
 ]
 
@@ -142,7 +145,36 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Casino tables API",
     "DESCRIPTION": "Dealer tablet, round verification and pit-boss API.",
     "VERSION": "0.1.0",
+    # Swagger UI's files come from drf-spectacular-sidecar (our static files): /api/docs/ works
+    # offline and under the CSP below.  No online validator badge (an outside image).
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
 }
+
+# Content-Security-Policy on every response (django-csp): scripts and styles only from our own
+# origin, no inline script anywhere (the templates load static files; Swagger UI's start-up script is
+# a separate request, casino/urls.py), nothing framed, no plugins.  data: images are Swagger UI's
+# icons.  CSP_REPORT_ONLY=1 sends it as Content-Security-Policy-Report-Only to try a change first.
+_CSP = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+if env.bool("CSP_REPORT_ONLY", default=False):
+    CONTENT_SECURITY_POLICY_REPORT_ONLY = _CSP
+else:
+    CONTENT_SECURITY_POLICY = _CSP
 
 # Celery: a broker that needs no server by default (kombu's filesystem transport; a real worker
 # process consumes from it).  CELERY_BROKER_URL=redis://... in production and CI.
