@@ -123,6 +123,8 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "staticfiles"
+# MEDIA_ROOT holds the scan images: no URL serves it (never public media; the web server must not
+# either).  A scan's image is served by GET /api/scans/<id>/image/ to those who may read its round.
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(env.str("MEDIA_ROOT", default=str(VAR_DIR / "media")))
 REPORTS_ROOT = Path(env.str("REPORTS_ROOT", default=str(VAR_DIR / "reports")))

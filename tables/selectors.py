@@ -6,6 +6,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch, QuerySet
+from django.urls import reverse
 
 from tables.engine.money import fmt
 from tables.models import (
@@ -16,6 +17,7 @@ from tables.models import (
     Round,
     RoundCard,
     RoundState,
+    Scan,
     SettlementLine,
     Shoe,
     ShuffleEvent,
@@ -109,13 +111,25 @@ def round_get(*, user: Any, pk: int) -> Round:
     return Round.objects.select_related("table", "table__game", "rule_set", "pay_table", "shoe").get(pk=pk)
 
 
+def scan_image_url(scan_id: int) -> str:
+    """Where a scan's image is served to those who may read its round (never public media)."""
+    return reverse("api-scan-image", args=[scan_id])
+
+
+def scan_get(*, user: Any, pk: int) -> Scan:
+    """A scan whose image the user may see: whoever may read its round (``round_get``)."""
+    scan = Scan.objects.get(pk=pk)
+    round_get(user=user, pk=scan.round_id)
+    return scan
+
+
 def _card_json(c: RoundCard) -> dict[str, Any]:
     return {
         "seq": c.seq,
         "to": c.to,
         "code": c.code,
         "source": c.source,
-        "image": c.image.url if c.image else None,
+        "image": scan_image_url(c.scan_id) if c.scan_id else None,
         "image_sha256": c.image_sha256 or None,
         "recognised_code": c.recognised_code or None,
         "confidence": c.confidence,
