@@ -102,6 +102,12 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         raise environ.ImproperlyConfigured("DB_CONNECT_TIMEOUT must be >= 1 and DB_STATEMENT_TIMEOUT >= 0 (seconds)")
     _options = DATABASES["default"].setdefault("OPTIONS", {})
     _options.setdefault("connect_timeout", DB_CONNECT_TIMEOUT)
+    # A server that vanishes mid-query (host down, network cut) sends no error at all: TCP keepalives
+    # find the dead peer in about 5 + 3 x 2 = 11 s instead of the kernel's two hours.
+    _options.setdefault("keepalives", 1)
+    _options.setdefault("keepalives_idle", 5)
+    _options.setdefault("keepalives_interval", 2)
+    _options.setdefault("keepalives_count", 3)
     _options["options"] = (
         _options.get("options", "") + f" -c statement_timeout={int(DB_STATEMENT_TIMEOUT * 1000)}"
     ).strip()
