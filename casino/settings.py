@@ -65,6 +65,8 @@ SECURE_SSL_REDIRECT = HTTPS
 SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000 if HTTPS else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
 SECURE_HSTS_PRELOAD = HTTPS
+# Load balancers probe /healthz over plain http inside the network.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
@@ -79,6 +81,8 @@ INSTALLED_APPS = [
     "rest_framework",
     "knox",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI served from our static files, not a CDN
+    "csp",
     "simple_history",
     "django_celery_beat",
     "axes",  # before "tables": the role groups (post_migrate of tables) grant axes' view permissions
@@ -87,6 +91,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # A database that is down answers 503 (JSON under /api/, with Retry-After), never a 500.
+    "casino.middleware.DatabaseUnavailableMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -94,6 +100,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     # Last: turns a sign-in refused by the lockout into the lockout answer (AXES_LOCKOUT_CALLABLE).
     "axes.middleware.AxesMiddleware",
@@ -134,6 +141,28 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # ("database table is locked") where a file waits for the lock, as the running system does.
     # One file per test process, so two test runs on one machine do not share (and delete) it.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A database that is down or never answers must not hold a worker: give up connecting after
+    # DB_CONNECT_TIMEOUT seconds (libpq's minimum is 2) and cancel any statement running (or waiting
+    # for a lock) longer than DB_STATEMENT_TIMEOUT seconds (0: no limit, e.g. for a long migration run as
+    # the owner role).  The request then answers 503 (casino.middleware), never hangs.
+    DB_CONNECT_TIMEOUT = env.int("DB_CONNECT_TIMEOUT", default=5)
+    DB_STATEMENT_TIMEOUT = env.float("DB_STATEMENT_TIMEOUT", default=15.0)
+    if DB_CONNECT_TIMEOUT < 1 or DB_STATEMENT_TIMEOUT < 0:
+        raise environ.ImproperlyConfigured("DB_CONNECT_TIMEOUT must be >= 1 and DB_STATEMENT_TIMEOUT >= 0 (seconds)")
+    _options = DATABASES["default"].setdefault("OPTIONS", {})
+    _options.setdefault("connect_timeout", DB_CONNECT_TIMEOUT)
+    # A server that vanishes mid-query (host down, network cut) sends no error at all: TCP keepalives
+    # find the dead peer in about 5 + 3 x 2 = 11 s instead of the kernel's two hours.
+    _options.setdefault("keepalives", 1)
+    _options.setdefault("keepalives_idle", 5)
+    _options.setdefault("keepalives_interval", 2)
+    _options.setdefault("keepalives_count", 3)
+    _options["options"] = (
+        _options.get("options", "") + f" -c statement_timeout={int(DB_STATEMENT_TIMEOUT * 1000)}"
+    ).strip()
+# Seconds a client is told to wait (Retry-After) when the database is unavailable.
+DB_UNAVAILABLE_RETRY_AFTER = env.int("DB_UNAVAILABLE_RETRY_AFTER", default=5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
@@ -158,6 +187,8 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = VAR_DIR / "staticfiles"
+# MEDIA_ROOT holds the scan images: no URL serves it (never public media; the web server must not
+# either).  A scan's image is served by GET /api/scans/<id>/image/ to those who may read its round.
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(env.str("MEDIA_ROOT", default=str(VAR_DIR / "media")))
 REPORTS_ROOT = Path(env.str("REPORTS_ROOT", default=str(VAR_DIR / "reports")))
@@ -216,7 +247,36 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Casino tables API",
     "DESCRIPTION": "Dealer tablet, round verification and pit-boss API.",
     "VERSION": "0.1.0",
+    # Swagger UI's files come from drf-spectacular-sidecar (our static files): /api/docs/ works
+    # offline and under the CSP below.  No online validator badge (an outside image).
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
 }
+
+# Content-Security-Policy on every response (django-csp): scripts and styles only from our own
+# origin, no inline script anywhere (the templates load static files; Swagger UI's start-up script is
+# a separate request, casino/urls.py), nothing framed, no plugins.  data: images are Swagger UI's
+# icons.  CSP_REPORT_ONLY=1 sends it as Content-Security-Policy-Report-Only to try a change first.
+_CSP = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+if env.bool("CSP_REPORT_ONLY", default=False):
+    CONTENT_SECURITY_POLICY_REPORT_ONLY = _CSP
+else:
+    CONTENT_SECURITY_POLICY = _CSP
 
 # Celery: a broker that needs no server by default (kombu's filesystem transport; a real worker
 # process consumes from it).  CELERY_BROKER_URL=redis://... in production and CI.

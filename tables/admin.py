@@ -321,7 +321,7 @@ class VersionedAdmin(HistoryAdmin):
 
 class RuleSetForm(forms.ModelForm):
     params = PrettyJSONField(
-        required=False, widget=forms.Textarea(attrs={"rows": 24, "cols": 80, "style": "font-family: monospace"}),
+        required=False, widget=forms.Textarea(attrs={"rows": 24, "cols": 80, "class": "monospace"}),
         help_text="The game's rule parameters as JSON; leave out a key (or leave empty) for the published value. "
         "Each parameter is checked against the game's rules when you save.",
     )

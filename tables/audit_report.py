@@ -124,7 +124,7 @@ def database_totals(day: date) -> dict[str, Any]:
     rounds = Round.objects.filter(opened_at__gte=start, opened_at__lt=end, state__in=COUNTED_STATES,
                                   game__in=("finnish-27", "unlimited-blackjack", "mini-blackjack"))
     handle = Wager.objects.filter(round__in=rounds, refunded=False).aggregate(s=Sum("amount"))["s"] or Decimal("0")
-    net = SettlementLine.objects.filter(round__in=rounds).aggregate(s=Sum("net"))["s"] or Decimal("0")
+    net = SettlementLine.objects.filter(round__in=rounds, superseded=False).aggregate(s=Sum("net"))["s"] or Decimal("0")
     cent = Decimal("0.01")
     return {"rounds": rounds.count(), "handle": Decimal(handle).quantize(cent), "win": -Decimal(net).quantize(cent),
             "mismatch_rounds": Round.objects.filter(opened_at__gte=start, opened_at__lt=end)

@@ -182,7 +182,7 @@ def hold_buckets(table: Table, start: datetime, bounds: list[datetime]) -> list[
     out = [HoldTotals() for _ in bounds]
     for r in rounds.annotate(b=bucket("")).values("b").annotate(n=Count("id")).order_by():
         out[r["b"]].rounds = r["n"]
-    for r in (SettlementLine.objects.filter(round__in=rounds).annotate(b=bucket("round__"))
+    for r in (SettlementLine.objects.filter(round__in=rounds, superseded=False).annotate(b=bucket("round__"))
               .values("b").annotate(s=Sum("net")).order_by()):  # fmt: skip
         out[r["b"]].win = -Decimal(r["s"] or 0).quantize(Decimal("0.01"))
     rows = (Wager.objects.filter(round__in=rounds, refunded=False).annotate(b=bucket("round__"))

@@ -16,6 +16,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from csp.decorators import csp_update
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
@@ -219,9 +220,7 @@ def alert_decide(request: HttpRequest) -> JsonResponse:
 def _reject(rnd: Round, version: int, reason: str, actor: Any) -> None:
     """A pit boss refuses a payout as it stands: the dealer must pay again (or not pay); audited."""
     with transaction.atomic():
-        locked = Round.objects.select_for_update().get(pk=rnd.pk)
-        if locked.version != version:
-            raise services.Conflict("the round changed meanwhile; reload")
+        locked = services._lock_round(rnd.pk, version)  # the one lock order: table, game, round
         if locked.state not in (RoundState.MISMATCH, RoundState.SETTLED):
             raise services.Conflict(f"nothing to reject: round {locked.number} is {RoundState(locked.state).label}")
         AlertDecision.objects.create(round=locked, decision="reject", reason=reason[:300], by=actor,
@@ -287,6 +286,9 @@ def reports(request: HttpRequest) -> HttpResponse:
 CONTENT_TYPES = {"html": "text/html; charset=utf-8", "pdf": "application/pdf", "csv": "text/csv; charset=utf-8"}
 
 
+# The HTML report is a self-contained archive file (its stylesheet and charts inside it): its inline
+# <style> is allowed here, styles only; scripts stay 'self' (it has none).
+@csp_update({"style-src": ["'unsafe-inline'"]})
 @require_GET
 @dashboard_view
 def report_file(request: HttpRequest, pk: int, kind: str) -> FileResponse:

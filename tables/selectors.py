@@ -6,6 +6,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch, QuerySet
+from django.urls import reverse
 
 from tables.access import AUDITOR_ROLE as AUDITOR
 from tables.access import DEALER_ROLE as DEALER
@@ -22,6 +23,7 @@ from tables.models import (
     Round,
     RoundCard,
     RoundState,
+    Scan,
     SettlementLine,
     Shoe,
     ShuffleEvent,
@@ -115,13 +117,25 @@ def round_get(*, user: Any, pk: int) -> Round:
     return Round.objects.select_related("table", "table__game", "rule_set", "pay_table", "shoe").get(pk=pk)
 
 
+def scan_image_url(scan_id: int) -> str:
+    """Where a scan's image is served to those who may read its round (never public media)."""
+    return reverse("api-scan-image", args=[scan_id])
+
+
+def scan_get(*, user: Any, pk: int) -> Scan:
+    """A scan whose image the user may see: whoever may read its round (``round_get``)."""
+    scan = Scan.objects.get(pk=pk)
+    round_get(user=user, pk=scan.round_id)
+    return scan
+
+
 def _card_json(c: RoundCard) -> dict[str, Any]:
     return {
         "seq": c.seq,
         "to": c.to,
         "code": c.code,
         "source": c.source,
-        "image": c.image.url if c.image else None,
+        "image": scan_image_url(c.scan_id) if c.scan_id else None,
         "image_sha256": c.image_sha256 or None,
         "recognised_code": c.recognised_code or None,
         "confidence": c.confidence,
@@ -137,7 +151,7 @@ def round_document(rnd: Round) -> dict[str, Any]:
     """The full round: state, what comes next, seats and wagers, cards, decisions, settlement, payment."""
     cards = list(rnd.cards.select_related("recorded_by", "corrected_by").order_by("seq"))
     decisions = list(rnd.decisions.select_related("recorded_by").order_by("seq"))
-    lines = list(rnd.lines.order_by("seat", "id"))
+    lines = list(rnd.lines.filter(superseded=False).order_by("seat", "id"))
     payments = list(rnd.payments.select_related("recorded_by").order_by("id"))
     approvals = list(rnd.approvals.select_related("approved_by").order_by("approved_at"))
     return _document(rnd, cards, decisions, lines, payments, approvals)
@@ -200,7 +214,7 @@ def round_recall(*, table: Table, count: int = RECALL_ROUNDS) -> list[dict[str, 
         .prefetch_related(
             Prefetch("cards", RoundCard.objects.select_related("recorded_by", "corrected_by").order_by("seq")),
             Prefetch("decisions", Decision.objects.select_related("recorded_by").order_by("seq")),
-            Prefetch("lines", SettlementLine.objects.order_by("seat", "id")),
+            Prefetch("lines", SettlementLine.objects.filter(superseded=False).order_by("seat", "id")),
             Prefetch("payments", Payment.objects.select_related("recorded_by").order_by("id")),
             Prefetch("approvals", Approval.objects.select_related("approved_by").order_by("approved_at")),
         )

@@ -1,7 +1,7 @@
 """Everything that writes the live floor: tables, shoes, rounds, cards, decisions, settlement, payment.
 
 Each service is ``<noun>_<verb>(*, ..., actor)``: it runs in one transaction, locks the row it changes
-(the round, or the table for table- and shoe-level writes) with ``select_for_update()``, checks the
+with ``select_for_update()`` in the one lock order (table → game → round, see ``_lock_table``), checks the
 actor's right to act at that table, calls the rules engine, and writes an ``AuditEvent`` in the same
 transaction.  The live round is rebuilt for each command by replaying its stored cards and decisions
 through the engine (``tables.live``): the database is the single source of truth, so a tablet that
@@ -97,9 +97,23 @@ def audit(*, actor: Any, action: str, table: Table | None = None, round: Round |
 # Tables and shoes
 
 
+# Lock order.  Every write takes its row locks in ONE order:
+#
+#     table  →  game (Bluffjack or Contract Rummy)  →  round  →  anything under them (shoe, sessions, ...)
+#
+# and never locks a row higher in that list after one lower down.  ``_lock_table``, ``_lock_bluffjack``,
+# ``_lock_round`` (and ``services_rummy._lock_game``) are the only ways in, and each takes the locks above
+# its row first, one statement per row (``of=("self",)``: a join must not lock the joined rows at once in
+# whatever order the planner picks).  Why the table first even for a round command: on PostgreSQL an
+# INSERT of a row pointing at the table (the audit event, a round) takes a KEY SHARE lock on the table
+# row, so a transaction holding a game or round lock would otherwise wait on a table lock held by
+# another transaction waiting on that game or round — ``DeadlockDetected`` (ending a Bluffjack game while
+# its next hand opens did exactly that).  Writes at one table are serialised; tables stay independent.
+
+
 def _lock_table(table: Table | int) -> Table:
     pk = table.pk if isinstance(table, Table) else table
-    return Table.objects.select_for_update().select_related("game", "rule_set", "pay_table").get(pk=pk)
+    return Table.objects.select_for_update(of=("self",)).select_related("game", "rule_set", "pay_table").get(pk=pk)
 
 
 def _set_status(table: Table, status: str, actor: Any) -> None:
@@ -234,10 +248,17 @@ _OPEN = (RoundState.IN_PLAY, RoundState.PAUSED, RoundState.SETTLED, RoundState.M
 
 
 def _lock_round(round: Round | int, expected_version: int | None = None) -> Round:
+    """Lock the round for a write, in the lock order: its table, its Bluffjack game (if any), the round."""
     pk = round.pk if isinstance(round, Round) else round
-    # Lock the round row: two tablets (or a retry racing the original) serialise here.
+    # A round never changes table or game, so reading them unlocked first is safe.
+    table_id, game_id = Round.objects.values_list("table_id", "bluffjack_game_id").get(pk=pk)
+    table = _lock_table(table_id)
+    if game_id is not None:
+        # A settlement or correction carries the stacks into the game: lock it before the round.
+        list(BluffjackGame.objects.select_for_update().filter(pk=game_id).values_list("pk", flat=True))
+    # Two tablets (or a retry racing the original) serialise here.
     locked = Round.objects.select_for_update().get(pk=pk)
-    locked.table = Table.objects.select_related("game", "rule_set", "pay_table").get(pk=locked.table_id)
+    locked.table = table
     if expected_version is not None and locked.version != expected_version:
         raise Conflict(
             f"the round changed meanwhile (version {locked.version}, you had {expected_version}); reload it"
@@ -661,7 +682,8 @@ def _store_settlement(round: Round, state: Any) -> list[dict[str, Any]]:
     seats = live.settle(round.game, state)
     if round.bluffjack_game_id:
         _bluffjack_carry(round, state)
-    SettlementLine.objects.filter(round=round).delete()
+    # Append-only: a re-settlement (a pit boss's correction) supersedes the lines it replaces.
+    SettlementLine.objects.filter(round=round, superseded=False).update(superseded=True)
     lines: list[dict[str, Any]] = []
     due: dict[str, dict[str, str]] = {}
     for seat, seat_lines in seats:
@@ -682,7 +704,7 @@ def _seat_lines(round: Round) -> dict[int, list[Any]]:
     from tables.engine.settlement import SettlementLine as EngineLine
 
     out: dict[int, list[Any]] = {}
-    for ln in SettlementLine.objects.filter(round=round):
+    for ln in SettlementLine.objects.filter(round=round, superseded=False):
         out.setdefault(ln.seat, []).append(
             EngineLine(ln.bet, ln.wager, ln.result, ln.net, ln.detail, ln.hand, ln.behind)
         )
@@ -942,7 +964,10 @@ def _bluffjack_game_new(table: Table, setup: dict[str, Any], rules_params: dict[
 
 
 def _bluffjack_carry(round: Round, state: Any) -> None:
-    """After a hand is settled (or re-settled by a correction): the game takes its stacks and button."""
+    """After a hand is settled (or re-settled by a correction): the game takes its stacks and button.
+
+    The caller holds the round through ``_lock_round``, which locked the table and this game before it.
+    """
     game = BluffjackGame.objects.select_for_update().get(pk=round.bluffjack_game_id)
     if game.hands.filter(number__gt=round.number).exclude(state=RoundState.CANCELLED).exists():
         # The next hands were played from these stacks: re-settling this one would rewrite them.
@@ -967,8 +992,11 @@ def _bluffjack_carry(round: Round, state: Any) -> None:
 
 
 def _lock_bluffjack(game: BluffjackGame | int, expected_version: int | None = None) -> BluffjackGame:
+    """Lock a Bluffjack game for a write, in the lock order: its table, then the game."""
     pk = game.pk if isinstance(game, BluffjackGame) else game
-    locked = BluffjackGame.objects.select_for_update().select_related("table").get(pk=pk)
+    table = _lock_table(BluffjackGame.objects.values_list("table_id", flat=True).get(pk=pk))
+    locked = BluffjackGame.objects.select_for_update().get(pk=pk)
+    locked.table = table
     if expected_version is not None and locked.version != expected_version:
         raise Conflict(f"the game changed meanwhile (version {locked.version}, you had {expected_version}); reload it")
     return locked
@@ -980,9 +1008,8 @@ def bluffjack_hand_open(*, game: BluffjackGame | int, actor: Any, expected_versi
     Bluffjack reshuffles before every hand, so the shuffle is recorded here when it is due.
     """
     with transaction.atomic():
-        table = _lock_table(game.table_id if isinstance(game, BluffjackGame) else
-                            BluffjackGame.objects.values_list("table_id", flat=True).get(pk=game))  # fmt: skip
-        game = _lock_bluffjack(game, expected_version)
+        game = _lock_bluffjack(game, expected_version)  # the table, then the game
+        table = game.table
         check_right(actor, table)
         if game.state != GameState.PLAYING:
             raise Conflict(f"Bluffjack game {game.number} is {GameState(game.state).label}"

@@ -71,8 +71,11 @@ def replay(game: RummyGame) -> rummy.RummyState:
 
 def _lock_game(game: RummyGame | int, expected_version: int | None) -> RummyGame:
     pk = game.pk if isinstance(game, RummyGame) else game
-    # Lock the game row: two tablets (or a retry racing the original) serialise here.
-    locked = RummyGame.objects.select_for_update().select_related("table").get(pk=pk)
+    # The lock order of tables.services (table → game → round): the table first, then the game row,
+    # where two tablets (or a retry racing the original) serialise.
+    table = _lock_table(RummyGame.objects.values_list("table_id", flat=True).get(pk=pk))
+    locked = RummyGame.objects.select_for_update().get(pk=pk)
+    locked.table = table
     if expected_version is not None and locked.version != expected_version:
         raise Conflict(f"the game changed meanwhile (version {locked.version}, you had {expected_version}); reload it")
     return locked

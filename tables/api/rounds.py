@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from django.http import FileResponse, Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
@@ -68,6 +69,7 @@ class RoundSerializer(serializers.Serializer):
 class ScanAnswerSerializer(serializers.Serializer):
     round = RoundSerializer()
     scan = serializers.IntegerField()
+    image = serializers.CharField(help_text="where the scan's image is served (GET, the round's readers only)")
     sha256 = serializers.CharField()
     recorded = serializers.ListField(child=serializers.CharField())
     needs_confirmation = serializers.BooleanField()
@@ -263,7 +265,8 @@ class RoundScanView(ApiView):
                                           expected_version=version)  # fmt: skip
         result.round.refresh_from_db()
         return Response(ScanAnswerSerializer({
-            "round": selectors.round_document(result.round), "scan": result.scan.pk, "sha256": result.scan.sha256,
+            "round": selectors.round_document(result.round), "scan": result.scan.pk,
+            "image": selectors.scan_image_url(result.scan.pk), "sha256": result.scan.sha256,
             "recorded": [c.code for c in result.recorded], "needs_confirmation": result.needs_confirmation,
             "candidates": result.candidates,
         }).data)  # fmt: skip
@@ -370,3 +373,24 @@ class CardCorrectView(ApiView):
         rnd = services.card_correct(round=_round_or_404(pk), seq=seq, code=data["code"], reason=data["reason"],
                                     actor=request.user, expected_version=data.get("version"))  # fmt: skip
         return _round_answer(rnd)
+
+
+IMAGE_TYPES = {".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".png": "image/png"}
+
+
+class ScanImageView(ApiView):
+    """A scan's image, to whoever may read its round (the image is stored outside any public URL)."""
+
+    @extend_schema(operation_id="scans_image", responses={(200, "image/*"): bytes, **ERRORS}, tags=["rounds"])
+    def get(self, request: Request, pk: int) -> FileResponse:
+        scan = selectors.scan_get(user=request.user, pk=pk)
+        name = scan.image.name or ""
+        if not name or not scan.image.storage.exists(name):
+            raise Http404("the scan's image is missing")
+        suffix = name[name.rfind("."):].lower() if "." in name else ""
+        response = FileResponse(scan.image.open("rb"), content_type=IMAGE_TYPES.get(suffix, "application/octet-stream"))
+        # Immutable (the file is named by its hash) but personal: browsers may keep it, proxies may not.
+        response["Cache-Control"] = "private, max-age=86400, immutable"
+        response["ETag"] = f'"{scan.sha256}"'
+        response["Content-Disposition"] = "inline"
+        return response

@@ -204,7 +204,12 @@ class Decision(models.Model):
 
 
 class SettlementLine(models.Model):
-    """One settlement line of a round (shared/DESIGN.md): what a bet won or lost, and why."""
+    """One settlement line of a round (shared/DESIGN.md): what a bet won or lost, and why.
+
+    Append-only (a database trigger, migration 0011): a re-settlement after a pit boss's card correction
+    marks the lines it replaces ``superseded`` (the one change the trigger lets through) and adds new
+    ones, so the first settlement stays on record.  Read the current lines with ``superseded=False``.
+    """
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="lines")
     seat = models.PositiveSmallIntegerField()
@@ -215,6 +220,7 @@ class SettlementLine(models.Model):
     detail = models.CharField(max_length=300, blank=True)
     hand = models.PositiveSmallIntegerField(null=True, blank=True)
     behind = models.PositiveSmallIntegerField(null=True, blank=True)
+    superseded = models.BooleanField(default=False, help_text="replaced by a re-settlement after a correction")
 
     class Meta:
         ordering = ["round", "seat", "id"]
@@ -224,7 +230,11 @@ class SettlementLine(models.Model):
 
 
 class Payment(models.Model):
-    """What the dealer handed over for one bet kind on one seat (winnings, stake not included)."""
+    """What the dealer handed over for one bet kind on one seat (winnings, stake not included).
+
+    Append-only (a database trigger, migration 0011): a later payment record marks the earlier rows
+    ``superseded`` (false → true, the one change the trigger lets through) and adds its own.
+    """
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="payments")
     seat = models.PositiveSmallIntegerField()

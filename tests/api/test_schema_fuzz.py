@@ -36,11 +36,19 @@ def api_schema(db: None, demo_casino: Any, pit_boss: Any, dealer: Any) -> Any:
     services.shoe_shuffle(table=bluff_table, actor=dealer)
     hand = services.round_open(table=bluff_table, seats=[{"seat": 1, "player": "Ann", "stack": 5, "dealer": True},
                                                          {"seat": 2, "player": "Bob", "stack": 5}], actor=dealer)
+    # A scan of the open round, so its image is served (GET /api/scans/{id}/image/).
+    from django.core.files.base import ContentFile
+
+    from tables.models import Scan
+
+    scan = Scan(round=rnd, sha256="0" * 64, recognised=[], uploaded_by=dealer)
+    scan.image.save("fuzz.png", ContentFile(b"\x89PNG\r\n\x1a\n"), save=True)
     # As Django's test client does: a request must not close the test's connection (and transaction).
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
     schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
-    schema.known_ids = {"tables": table.pk, "rounds": rnd.pk, "rummy": game.pk, "bluffjack": hand.bluffjack_game_id}
+    schema.known_ids = {"tables": table.pk, "rounds": rnd.pk, "rummy": game.pk, "bluffjack": hand.bluffjack_game_id,
+                         "scans": scan.pk}
     yield schema
     request_started.connect(close_old_connections)
     request_finished.connect(close_old_connections)

@@ -143,3 +143,14 @@ def test_lockout_and_token_lifetime_come_from_the_environment(monkeypatch, tmp_p
 def test_a_non_positive_limit_fails_loudly(monkeypatch, tmp_path, name) -> None:
     with pytest.raises(ImproperlyConfigured, match=name):
         _settings_with(monkeypatch, tmp_path, **{name: "0"})
+
+
+def test_postgresql_gives_up_connecting_and_cancels_long_statements(monkeypatch, tmp_path) -> None:
+    url = "postgres://postgres@127.0.0.1:5432/casino"
+    options = _settings_with(monkeypatch, tmp_path, DATABASE_URL=url).DATABASES["default"]["OPTIONS"]
+    assert options["connect_timeout"] == 5 and options["options"] == "-c statement_timeout=15000"
+    options = _settings_with(monkeypatch, tmp_path, DATABASE_URL=url, DB_CONNECT_TIMEOUT="3",
+                             DB_STATEMENT_TIMEOUT="2.5").DATABASES["default"]["OPTIONS"]  # fmt: skip
+    assert options["connect_timeout"] == 3 and options["options"] == "-c statement_timeout=2500"
+    with pytest.raises(Exception, match="DB_STATEMENT_TIMEOUT"):
+        _settings_with(monkeypatch, tmp_path, DATABASE_URL=url, DB_STATEMENT_TIMEOUT="-1")

@@ -22,7 +22,7 @@ def test_the_pay_table_page_shows_progress_then_the_figures_without_a_reload(bro
     client.force_login(games_manager)
     # demo_casino: a transactional test before this one may have flushed the seeded games.
     pay_table = PayTable.objects.get(game__slug="finnish-27", status=VersionStatus.PUBLISHED)
-    context = browser.new_context()
+    context = browser.new_context(bypass_csp=True)  # wait_for_function's eval; CSP: test_csp_browser.py
     context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
     page = context.new_page()
     page.goto(f"{live_server.url}/admin/tables/paytable/{pay_table.pk}/change/")
