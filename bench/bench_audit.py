@@ -163,7 +163,7 @@ def bench_dashboard(repeat: int = 20) -> None:
     from django.contrib.auth.models import Group
     from django.test import Client
 
-    from tables.roles import PIT_BOSS
+    from tables.access import PIT_BOSS
 
     user, _ = get_user_model().objects.get_or_create(username="bench-pitboss")
     user.groups.add(Group.objects.get(name=PIT_BOSS))

@@ -7,7 +7,7 @@ class TablesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        """Role groups kept in step after every migrate (tables/roles.py); the sign-in signals (services_auth)."""
+        """Role groups kept in step after every migrate (tables/access.py); the sign-in signals (services_auth)."""
         from pathlib import Path
 
         from django.conf import settings

@@ -4,7 +4,7 @@ Each service is ``<noun>_<verb>(*, ..., actor)``: it runs in one transaction, lo
 with ``select_for_update()`` in the one lock order (table → game → round, see ``_lock_table``), checks the
 actor's right to act at that table, calls the rules engine, and writes an ``AuditEvent`` in the same
 transaction.  The live round is rebuilt for each command by replaying its stored cards and decisions
-through the engine (``tables.live``): the database is the single source of truth, so a tablet that
+through the engine (``tables.engine.live``): the database is the single source of truth, so a tablet that
 reloads or loses the network picks the round up exactly where it was.
 """
 

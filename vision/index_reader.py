@@ -116,7 +116,7 @@ def cut_level(lo: float, hi: float, otsu: float, cut: str = "otsu") -> float:
     return min(otsu, hi - 0.35 * (hi - lo))
 
 
-def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cut: str,
+def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cut: str,  # noqa: C901
                  rank_at: tuple[float, float] | None, px_scale: float,
                  levels: tuple[np.ndarray, float, float, float]) -> CornerRead:
     grey, lo, hi, otsu = levels

@@ -201,7 +201,7 @@ class IndexHypothesis:
     rank_at: tuple[float, float]  # the rank glyph's centre, as fractions of the card's width and height
 
 
-def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float, model: Mlp,
+def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float, model: Mlp,  # noqa: C901
                       config: RecognizerConfig) -> list[IndexHypothesis]:
     """Card quads (TL, TR, BR, BL) laid out from candidate index glyph pairs inside a card region."""
     x, y, w, h = cv2.boundingRect(contour)

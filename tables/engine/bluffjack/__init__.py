@@ -740,7 +740,7 @@ def can_settle(state: BluffjackState) -> bool:
     return can(verify_settle, state)
 
 
-def settle(state: BluffjackState) -> list[Event]:
+def settle(state: BluffjackState) -> list[Event]:  # noqa: C901  (complexity ratchet: existing, to be split)
     """Pay the pots, eliminate players without chips, pass the button left, end the game if won."""
     verify_settle(state)
     pots = resolve_pots(state)
@@ -849,7 +849,7 @@ def _chips(value: object, field_name: str) -> int:
     return value
 
 
-def verify(request: dict[str, Any]) -> dict[str, Any]:
+def verify(request: dict[str, Any]) -> dict[str, Any]:  # noqa: C901  (complexity ratchet: existing, to be split)
     """Verify a finished Bluffjack hand (see the module docstring for the documents)."""
     rules = rules_from_params("bluffjack", request.get("rules"))
     assert isinstance(rules, BluffjackRules)

@@ -435,7 +435,7 @@ def _partition_rec(rest: list[tuple[Card, Card | None]], need: list[str], rules:
     return None
 
 
-def find_contract(hand: Sequence[Card], deal_number: int, rules: ContractRummyRules | None = None) -> list[Meld] | None:
+def find_contract(hand: Sequence[Card], deal_number: int, rules: ContractRummyRules | None = None) -> list[Meld] | None:  # noqa: C901  (complexity ratchet: existing, to be split)
     """Melds of minimum size from ``hand`` that meet the deal's contract (leaving a card to discard), or None."""
     rules = rules or ContractRummyRules()
     contract = sorted(contract_of(deal_number, rules))
@@ -1039,7 +1039,7 @@ def next_step(state: RummyState) -> Prompt:
 # ------------------------------------------------------------------------------------- verification
 
 
-def verify(request: dict[str, Any]) -> dict[str, Any]:
+def verify(request: dict[str, Any]) -> dict[str, Any]:  # noqa: C901  (complexity ratchet: existing, to be split)
     """Verify a finished deal: contracts laid down, who went out, each player's score (module docstring)."""
     rules = rules_from_params("contract-rummy", request.get("rules"))
     assert isinstance(rules, ContractRummyRules)
