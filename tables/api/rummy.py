@@ -25,10 +25,10 @@ from tables.models import RummyGame, Table
 
 from .base import ApiView
 from .idempotency import idempotent
-from .rounds import ERRORS, IDEMPOTENCY, VersionedInput, _valid
+from .rounds import ERRORS, IDEMPOTENCY, StrictInput, VersionedInput, _valid
 
 
-class RummyCheckInput(serializers.Serializer):
+class RummyCheckInput(StrictInput):
     deal = serializers.IntegerField(min_value=1, max_value=20, help_text="the deal number (1-7 published)")
     melds = serializers.ListField(child=serializers.ListField(child=serializers.CharField(max_length=6)), required=False,
                                   help_text='as laid down, e.g. [["7S","7H","7D"], ["3H","4H","JK=5H","6H"]]')
@@ -102,7 +102,7 @@ class RummyGameSerializer(serializers.Serializer):
     deals = serializers.ListField(child=serializers.DictField())
 
 
-class RummyGameStartInput(serializers.Serializer):
+class RummyGameStartInput(StrictInput):
     players = serializers.ListField(child=serializers.CharField(max_length=40), min_length=2, max_length=12,
                                     help_text="names in seat order, clockwise")
     dealer = serializers.CharField(max_length=40, help_text="who deals first (the low-card draw)")
@@ -131,7 +131,7 @@ class RummyEndInput(VersionedInput):
     reason = serializers.CharField(max_length=300)
 
 
-class RummyScanInput(serializers.Serializer):
+class RummyScanInput(StrictInput):
     image = serializers.FileField(help_text="a JPEG or PNG of the laid-down cards")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
@@ -9,11 +10,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tables import selectors, services
+from tables.errors import InvalidInput
 from tables.models import Table
 
 from .base import ApiView
 from .idempotency import idempotent
-from .rounds import ERRORS, IDEMPOTENCY, RoundSerializer, _valid
+from .rounds import ERRORS, IDEMPOTENCY, RoundSerializer, StrictInput, _valid
 
 
 class TableSerializer(serializers.Serializer):
@@ -34,11 +36,16 @@ class TableSerializer(serializers.Serializer):
     round = serializers.IntegerField(allow_null=True)
 
 
-class ShuffleInput(serializers.Serializer):
+class ShuffleInput(StrictInput):
     reason = serializers.CharField(max_length=200, required=False, default="shuffle point reached")
 
 
-class EmptyInput(serializers.Serializer):
+class OpenInput(StrictInput):
+    dealer = serializers.CharField(required=False, max_length=150,
+                                   help_text="a pit boss hands the table to this dealer (user name); default: you")
+
+
+class EmptyInput(StrictInput):
     pass
 
 
@@ -69,11 +76,17 @@ def _table_answer(pk: int) -> Response:
 class TableOpenView(ApiView):
     """The dealer takes the table (opens it for play)."""
 
-    @extend_schema(operation_id="tables_open", request=EmptyInput, parameters=[IDEMPOTENCY],
+    @extend_schema(operation_id="tables_open", request=OpenInput, parameters=[IDEMPOTENCY],
                    responses={200: TableSerializer, **ERRORS}, tags=["tables"])  # fmt: skip
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        services.table_open(table=get_object_or_404(Table, pk=pk), actor=request.user)
+        data = _valid(OpenInput, request)
+        dealer = None
+        if "dealer" in data:
+            dealer = get_user_model().objects.filter(username=data["dealer"], is_active=True).first()
+            if dealer is None:
+                raise InvalidInput(f"no user {data['dealer']!r}", field="dealer")
+        services.table_open(table=get_object_or_404(Table, pk=pk), dealer=dealer, actor=request.user)
         return _table_answer(pk)
 
 

@@ -308,3 +308,22 @@ def test_a_scan_without_a_file_is_a_400(bj_table, dealer_api):
 
 def test_an_unknown_round_is_a_404(dealer_api, bj_table):
     assert dealer_api.post("/api/rounds/999999/cards/", {"code": "9S"}, format="json").status_code == 404
+
+
+def test_a_pit_boss_hands_a_held_table_to_another_dealer(bj_table, dealer, pit_api):
+    from django.contrib.auth.models import Group
+
+    from tables.access import DEALER
+    from tables.models import TableSession
+
+    relief = UserFactory(username="relief")
+    relief.groups.add(Group.objects.get(name=DEALER))
+    body = ok(pit_api.post(f"/api/tables/{bj_table.pk}/open/", {"dealer": "relief"}, format="json"))
+    assert body["dealer"] == "relief"
+    assert TableSession.objects.get(table=bj_table, closed_at__isnull=True).dealer == relief
+    refused = client_for(dealer).post(f"/api/tables/{bj_table.pk}/open/", {}, format="json")
+    assert refused.status_code == 409  # the relieved dealer no longer holds it and cannot take it back alone
+    unknown = pit_api.post(f"/api/tables/{bj_table.pk}/open/", {"dealer": "nobody"}, format="json")
+    assert unknown.status_code == 400 and unknown.json()["field"] == "dealer"
+    junk = pit_api.post(f"/api/tables/{bj_table.pk}/open/", {"dealer": "relief", "x": 1}, format="json")
+    assert junk.status_code == 400
