@@ -19,7 +19,6 @@ from typing import Any
 from csp.decorators import csp_update
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
 from django.db.models import Count, Exists, OuterRef
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
@@ -203,9 +202,9 @@ def alert_decide(request: HttpRequest) -> JsonResponse:
             if decision == "approve":
                 services.round_approve(round=rnd, reason=reason, actor=request.user, expected_version=version)
             else:
-                _reject(rnd, version, reason, request.user)
+                services.round_reject(round=rnd, reason=reason, actor=request.user, expected_version=version)
         elif parts[0] == "finding" and len(parts) == 2 and decision == "acknowledge":
-            _acknowledge(int(parts[1]), reason, request.user)
+            services.finding_acknowledge(finding=int(parts[1]), reason=reason, actor=request.user)
         else:
             return JsonResponse({"error": f"cannot {decision!r} alert {alert!r}", "field": "alert"}, status=400)
     except services.Conflict as exc:
@@ -215,30 +214,6 @@ def alert_decide(request: HttpRequest) -> JsonResponse:
     except ValueError:
         return JsonResponse({"error": f"bad alert id {alert!r}", "field": "alert"}, status=400)
     return JsonResponse({"ok": True, "alert": alert, "decision": decision})
-
-
-def _reject(rnd: Round, version: int, reason: str, actor: Any) -> None:
-    """A pit boss refuses a payout as it stands: the dealer must pay again (or not pay); audited."""
-    with transaction.atomic():
-        locked = services._lock_round(rnd.pk, version)  # the one lock order: table, game, round
-        if locked.state not in (RoundState.MISMATCH, RoundState.SETTLED):
-            raise services.Conflict(f"nothing to reject: round {locked.number} is {RoundState(locked.state).label}")
-        AlertDecision.objects.create(round=locked, decision="reject", reason=reason[:300], by=actor,
-                                     round_version=version)  # fmt: skip
-        services.audit(actor=actor, action="round.reject", table=locked.table, round=locked,
-                       payload={"reason": reason, "state": locked.state, "discrepancies": locked.discrepancies})
-
-
-def _acknowledge(finding_id: int, reason: str, actor: Any) -> None:
-    with transaction.atomic():
-        claimed = AuditFinding.objects.filter(pk=finding_id, acknowledged_at__isnull=True).update(
-            acknowledged_by=actor, acknowledged_at=timezone.now(), acknowledgement=reason[:300])
-        if not claimed:
-            raise services.Conflict("this finding is already acknowledged")
-        f = AuditFinding.objects.select_related("table").get(pk=finding_id)
-        AlertDecision.objects.create(finding=f, decision="acknowledge", reason=reason[:300], by=actor)
-        services.audit(actor=actor, action="audit.finding.acknowledge", table=f.table,
-                       payload={"finding": f.pk, "rule": f.rule, "reason": reason})
 
 
 # ---------------------------------------------------------------------------------------------

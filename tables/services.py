@@ -37,9 +37,11 @@ from tables.engine.shoe import Shoe as EngineShoe
 from tables.engine.shoe import ShoeSpec, ShuffleRule
 from tables.errors import Conflict
 from tables.models import (
+    AlertDecision,
     Approval,
     ApprovalKind,
     AuditEvent,
+    AuditFinding,
     BluffjackGame,
     CardSource,
     Decision,
@@ -1046,3 +1048,42 @@ def bluffjack_game_end(*, game: BluffjackGame | int, reason: str, actor: Any,
         audit(actor=actor, action="bluffjack.game.end", table=game.table,
               payload={"game": game.number, "reason": reason, "stacks": game.stacks})  # fmt: skip
         return game
+
+
+# ---------------------------------------------------------------------------------------------
+# Alerts: the pit boss's decisions
+
+
+def round_reject(*, round: Round | int, reason: str, actor: Any, expected_version: int | None = None) -> Round:
+    """A pit boss refuses a payout as it stands (the dealer must pay again, or not pay); audited."""
+    check_pit_boss(actor)
+    reason = (reason or "").strip()
+    if not reason:
+        raise InvalidInput("a rejection needs a reason", field="reason")
+    with transaction.atomic():
+        locked = _lock_round(round, expected_version)  # the one lock order: table, game, round
+        if locked.state not in (RoundState.MISMATCH, RoundState.SETTLED):
+            raise Conflict(f"nothing to reject: round {locked.number} is {RoundState(locked.state).label}")
+        AlertDecision.objects.create(round=locked, decision="reject", reason=reason[:300], by=actor,
+                                     round_version=locked.version)  # fmt: skip
+        audit(actor=actor, action="round.reject", table=locked.table, round=locked,
+              payload={"reason": reason, "state": locked.state, "discrepancies": locked.discrepancies})
+        return locked
+
+
+def finding_acknowledge(*, finding: int, reason: str, actor: Any) -> AuditFinding:
+    """A pit boss acknowledges an audit finding, once, with a reason; audited."""
+    check_pit_boss(actor)
+    reason = (reason or "").strip()
+    if not reason:
+        raise InvalidInput("an acknowledgement needs a reason", field="reason")
+    with transaction.atomic():
+        claimed = AuditFinding.objects.filter(pk=finding, acknowledged_at__isnull=True).update(
+            acknowledged_by=actor, acknowledged_at=timezone.now(), acknowledgement=reason[:300])
+        if not claimed:
+            raise Conflict("this finding is already acknowledged")
+        f = AuditFinding.objects.select_related("table").get(pk=finding)
+        AlertDecision.objects.create(finding=f, decision="acknowledge", reason=reason[:300], by=actor)
+        audit(actor=actor, action="audit.finding.acknowledge", table=f.table,
+              payload={"finding": f.pk, "rule": f.rule, "reason": reason})
+        return f
