@@ -7,7 +7,7 @@ class TablesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        """Role groups kept in step after every migrate (tables/access.py); the sign-in signals (services_auth)."""
+        """Role groups kept in step after every migrate (tables/access.py); the sign-in signals (services/auth.py)."""
         from pathlib import Path
 
         from django.conf import settings
@@ -22,6 +22,6 @@ class TablesConfig(AppConfig):
 
         post_migrate.connect(ensure_roles_after_migrate, sender=self, dispatch_uid="tables.ensure_roles")
 
-        from .services_auth import connect_signals
+        from .services.auth import connect_signals
 
         connect_signals()

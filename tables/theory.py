@@ -3,7 +3,7 @@
 The exact figures (``tables.analysis.paytable_rtp``: side bets, blackjack main bet, the Finnish 27
 lines decided by forced play) are computed at once and kept in Django's cache by content (game,
 hash of the lines, hash of the rules).  The lines that need the Finnish 27 simulation are computed
-by a Celery task (``tables.tasks_theory.compute_theory``) into a ``TheoryResult`` row per
+by a Celery task (``tables.tasks.theory.compute_theory``) into a ``TheoryResult`` row per
 (pay-table version, lines hash, rules hash, strategy); ``theory_for`` creates the row and queues the
 task after commit when it is missing, and merges the stored figures into the exact ones when done.
 
@@ -223,7 +223,7 @@ def _requeue_if_stale(result: TheoryResult) -> None:
 
 def _enqueue_on_commit(result_id: int) -> None:
     def send() -> None:
-        from tables.tasks_theory import compute_theory
+        from tables.tasks.theory import compute_theory
 
         try:
             compute_theory.delay(result_id)

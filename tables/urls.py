@@ -4,11 +4,11 @@ from django.contrib.auth.views import LogoutView
 from django.urls import include, path
 from django.views.generic import RedirectView
 
-from tables import views
+from tables.tablet import views
 
 urlpatterns = [
     path("api/", include("tables.api.urls")),
-    path("dashboard/", include("tables.dashboard_urls")),
+    path("dashboard/", include("tables.dashboard.urls")),
     path("tablet/", views.tablet_home, name="tablet-home"),
     path("tablet/login/", views.TabletLoginView.as_view(), name="tablet-login"),
     path("tablet/logout/", LogoutView.as_view(next_page="/tablet/login/"), name="tablet-logout"),

@@ -17,7 +17,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tables import services_auth
+from tables.services import auth as services_auth
 
 from .base import ApiView
 from .errors import lockout_message

@@ -3,7 +3,7 @@
 The check is stateless, under the table's rule set (contracts, card scores, wild cards); the cards
 come from the tablet's scans or picker.  The games below are stored: a game of seven deals, each
 deal's shoe, hands, melds and scores, every turn action, and the score sheet
-(``tables.services_rummy``).
+(``tables.services.rummy``).
 """
 
 from __future__ import annotations
@@ -17,11 +17,12 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tables import selectors, services, services_rummy
+from tables import selectors, services
 from tables.engine import rummy
 from tables.engine.cards import parse_card
 from tables.engine.errors import InvalidInput
 from tables.models import RummyGame, Table
+from tables.services import rummy as services_rummy
 
 from .base import ApiView
 from .idempotency import idempotent

@@ -5,7 +5,7 @@ A Bluffjack hand is an ordinary ``Round`` (cards, decisions, settlement, payment
 game; the game carries the stacks, the button and the odd chips from one hand to the next.  A
 Contract Rummy deal has no wagers or payment, so it is a ``RummyDeal`` with its own turn actions;
 the live state is rebuilt by replaying the game's deals and actions through ``tables.engine.rummy``.
-Writes go through the services only (``tables.services`` and ``tables.services_rummy``).
+Writes go through the services only (``tables.services`` and ``tables.services.rummy``).
 """
 
 from __future__ import annotations

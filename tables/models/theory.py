@@ -1,7 +1,7 @@
 """Cached theory of a pay-table version under a set of rules: the simulated RTP and house edge.
 
 The exact lines of a pay table are computed at once when the back office asks for them; the lines
-that need the Finnish 27 simulation are computed by a Celery task (``tables.tasks_theory``) and kept
+that need the Finnish 27 simulation are computed by a Celery task (``tables.tasks.theory``) and kept
 here, one row per (pay-table version and its lines, rules, strategy).  A published version never
 changes, so its row is final; a draft that is saved with other lines gets another ``pay_table_hash``
 and so another row, while the rows of other versions keep their results.

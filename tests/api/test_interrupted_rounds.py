@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from tables import services
 from tables.models import AuditEvent, Decision, Round, RoundState
-from tables.tasks_rounds import settle_interrupted_rounds
+from tables.tasks.rounds import settle_interrupted_rounds
 
 pytestmark = pytest.mark.django_db
 

@@ -25,7 +25,7 @@ def api_schema(db: None, demo_casino: Any, pit_boss: Any, dealer: Any) -> Any:
     rnd = services.round_open(table=table, seats=[{"seat": 1, "wagers": {"main": "10.00"}}], actor=dealer)
     services.round_add_card(round=rnd, code="9S", actor=dealer)
     # A Contract Rummy game with a deal in play and a Bluffjack game, so their commands reach the services.
-    from tables import services_rummy
+    from tables.services import rummy as services_rummy
 
     rummy_table = demo_casino.tables["contract-rummy"]
     services.table_open(table=rummy_table, actor=dealer)

@@ -52,7 +52,7 @@ def _reset_pools(app: Any) -> None:
 def test_a_real_worker_on_redis_runs_the_nightly_audit_to_its_report(redis_app, bj, tmp_path, settings):
     from celery.contrib.testing.worker import start_worker
 
-    from tables.tasks_audit import audit_nightly
+    from tables.tasks.audit import audit_nightly
 
     settings.REPORTS_ROOT = tmp_path
     bj.shuffle(at(1))

@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 
 from tables.models import AuditFinding, AuditKind, AuditResult, DropCount
-from tables.tasks_audit import audit_table
+from tables.tasks.audit import audit_table
 from tests.audit_django.builders import DAY, at
 
 pytestmark = pytest.mark.django_db

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tables.models import AuditFinding, AuditKind, AuditResult
-from tables.tasks_audit import audit_table
+from tables.tasks.audit import audit_table
 from tests.audit_django.builders import DAY, at
 
 pytestmark = pytest.mark.django_db

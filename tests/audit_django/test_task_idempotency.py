@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone
 
 from tables.models import AuditFinding, AuditKind, AuditReport, AuditResult, ReportStatus
-from tables.tasks_audit import audit_nightly, audit_table, join_nightly
+from tables.tasks.audit import audit_nightly, audit_table, join_nightly
 from tests.audit_django.builders import DAY, at
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from tables.auditing import gaming_day_of
-from tables.tasks_audit import audit_today
+from tables.tasks.audit import audit_today
 from tests.audit_django.builders import FloorBuilder, at, set_theory
 from tests.dashboard.conftest import client_for, make_mismatch
 from tests.factories import TableFactory, game

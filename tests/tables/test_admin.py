@@ -266,7 +266,7 @@ def test_the_pit_boss_opens_a_table_but_cannot_change_its_limits_or_rules(pit_bo
     })
     assert response.status_code == 302
     table.refresh_from_db()
-    assert table.status == "open"  # the status changes through the actions (tables/services.py) only
+    assert table.status == "open"  # the status changes through the actions (tables/services/) only
     assert table.min_bet == Decimal("5.00") and table.max_bet == Decimal("500.00")
     assert client.get(_url(Table, "add")).status_code == 403
 

@@ -284,8 +284,8 @@ def test_a_bluffjack_hand_on_the_tablet_shows_the_pot_and_resolves_it(browser, l
 
 def test_contract_rummy_a_deal_played_on_the_tablet_and_the_score_sheet_across_a_reload(
         browser, live_server, demo_casino, dealer):
-    from tables import services_rummy
     from tables.models import RummyGame
+    from tables.services import rummy as services_rummy
     from tests.api.test_rummy_games import ANN, BOB, CY, UPCARD, shoe_order
 
     table = demo_casino.tables["contract-rummy"]

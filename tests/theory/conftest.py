@@ -17,7 +17,7 @@ def tiny_simulation(settings: Any) -> None:
 @pytest.fixture(autouse=True)
 def queued(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Result ids the services queued (``compute_theory.delay``), instead of a message to the broker."""
-    from tables.tasks_theory import compute_theory
+    from tables.tasks.theory import compute_theory
 
     sent: list[int] = []
     monkeypatch.setattr(compute_theory, "delay", lambda result_id: sent.append(result_id))

@@ -8,9 +8,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tables.admin_theory import pct
+from tables.admin.theory import pct
 from tables.models import PayLine, PayTable, RuleSet, TheoryResult, TheoryStatus, VersionStatus
-from tables.tasks_theory import compute_theory
+from tables.tasks.theory import compute_theory
 from tables.theory import theory_for
 from tests.factories import PASSWORD, PayTableFactory, game
 

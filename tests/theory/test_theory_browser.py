@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from tables.admin_theory import pct
+from tables.admin.theory import pct
 from tables.models import PayTable, TheoryResult, TheoryStatus, VersionStatus
-from tables.tasks_theory import compute_theory
+from tables.tasks.theory import compute_theory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

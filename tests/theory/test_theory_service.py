@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from tables.analysis import finnish27
 from tables.models import PayLine, PayTable, RuleSet, TheoryResult, TheoryStatus, VersionStatus
-from tables.tasks_theory import compute_theory
+from tables.tasks.theory import compute_theory
 from tables.theory import ProgressWriter, claim_theory, rule_set_house_edge, run_theory, theory_for
 from tests.factories import PayTableFactory, RuleSetFactory, game, published
 

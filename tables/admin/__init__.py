@@ -24,11 +24,11 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
 
-from tables import admin_theory, services
+from tables import services
+from tables.admin import theory as admin_theory
 from tables.engine.rulesets import PUBLISHED_RULES
-
-from .models import Casino, Game, PayLine, PayTable, Pit, RuleSet, Table, TableStatus, VersionStatus
-from .models.config import PayLineKind, VersionedConfig, check_line_names, game_line_names
+from tables.models import Casino, Game, PayLine, PayTable, Pit, RuleSet, Table, TableStatus, VersionStatus
+from tables.models.config import PayLineKind, VersionedConfig, check_line_names, game_line_names
 
 admin.site.site_header = "Casino back office"
 admin.site.site_title = "Casino back office"
@@ -494,4 +494,4 @@ class PayTableAdmin(VersionedAdmin):
         js = ("admin/theory.js",)
 
 
-from tables import admin_audit  # noqa: E402,F401  (audit pages: tables/admin_audit.py)
+from tables.admin import audit as admin_audit  # noqa: E402,F401  (audit pages: tables/admin/audit.py)

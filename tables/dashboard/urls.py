@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tables import dashboard_views as v
+from tables.dashboard import views as v
 
 app_name = "dashboard"
 
