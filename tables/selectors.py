@@ -22,7 +22,17 @@ from tables.models import (
     Table,
     TableSession,
 )
-from tables.services import AUDITOR, DEALER, GAMES_MANAGER, PIT_BOSS, current_shoe, engine_shoe, roles_of
+from tables import round_view
+from tables.services import (
+    AUDITOR,
+    DEALER,
+    GAMES_MANAGER,
+    PIT_BOSS,
+    current_shoe,
+    engine_shoe,
+    roles_of,
+    round_state,
+)
 
 READ_ROLES = {DEALER, PIT_BOSS, AUDITOR, GAMES_MANAGER, "shift_manager"}
 RECALL_ROUNDS = 10
@@ -100,7 +110,18 @@ def table_document(table: Table) -> dict[str, Any]:
         "dealer": dealer.get_username() if dealer else None,
         "shoe": shoe_gauge(table),
         "round": rnd.pk if rnd else None,
+        "limits": table_limits(table),
     }
+
+
+def table_limits(table: Table) -> dict[str, Any]:
+    """The table's limits per bet kind (``main``, ``perfect-pairs``, ``21+3``, ``behind``) and the cap on bets behind."""
+    out: dict[str, Any] = {}
+    for kind in ("main", "perfect-pairs", "21+3", "behind"):
+        lo, hi = table.limits(kind)
+        out[kind] = {"min": fmt(lo), "max": fmt(hi)}
+    out["max_bets_behind"] = table.max_bets_behind
+    return out
 
 
 def round_get(*, user: Any, pk: int) -> Round:
@@ -134,7 +155,30 @@ def round_document(rnd: Round) -> dict[str, Any]:
     lines = list(rnd.lines.order_by("seat", "id"))
     payments = list(rnd.payments.select_related("recorded_by").order_by("id"))
     approvals = list(rnd.approvals.select_related("approved_by").order_by("approved_at"))
-    return _document(rnd, cards, decisions, lines, payments, approvals)
+    doc = _document(rnd, cards, decisions, lines, payments, approvals)
+    _add_view(rnd, doc)
+    return doc
+
+
+def _add_view(rnd: Round, doc: dict[str, Any]) -> None:
+    """What the tablet shows in words, derived from the engine's live state (the services' replay):
+    ``view`` (hands with totals, split hands labelled, the hole card face down until the dealer
+    plays), each card's ``hand``/``face_up``, and ``next.text``/``next.labels``."""
+    try:
+        state = round_state(rnd)
+    except Exception:  # noqa: BLE001 - a round the engine cannot rebuild is still shown, without the view
+        state = None
+    setup = rnd.setup or {}
+    doc["view"] = round_view.table_view(rnd.game, state, setup, doc["cards"])
+    nxt = dict(doc["next"] or {})
+    if nxt:
+        try:
+            nxt["text"] = round_view.prompt_text(rnd.game, nxt, state, setup)
+        except Exception:  # noqa: BLE001
+            nxt["text"] = nxt.get("reason", "")
+        nxt["labels"] = round_view.action_labels(rnd.game, nxt)
+        nxt["actor_label"] = round_view.actor_label(nxt.get("actor"), setup, rnd.game)
+    doc["next"] = nxt
 
 
 def _document(rnd: Round, cards: list[RoundCard], decisions: list[Decision], lines: list[SettlementLine],
