@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from tables.engine.cards import Card
-
 BLACKJACK = ("unlimited-blackjack", "mini-blackjack")
 _RANK_WORDS = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "T": "10"}
 _ACTION_LABELS = {
@@ -148,6 +146,8 @@ def _blackjack_text(prompt: dict[str, Any], state: Any, who: str, choice: str) -
         return "Dealer " + reason.removeprefix("dealer ")
     if phase == "settle":
         return "Dealer " + reason.removeprefix("dealer ")
+    if phase == "settled":
+        return "Round settled: pay what is due"
     return ""
 
 
@@ -176,10 +176,6 @@ def _seat_hand(actor: str) -> tuple[int | None, int | None]:
 
 # ---------------------------------------------------------------------------------------------
 # Hands as the table shows them
-
-
-def _money_words(amount: str) -> str:
-    return amount
 
 
 def _behind_words(b: dict[str, Any]) -> str:
@@ -282,9 +278,3 @@ def _finnish_view(state: Any, setup: dict[str, Any], cards: list[dict[str, Any]]
                               "total": describe(state.player) if state.player else "", "doubled": False,
                               "surrendered": False, "done": False}]}],
     }  # fmt: skip
-
-
-def card_of(code: str) -> Card:
-    from tables.engine.cards import parse_card
-
-    return parse_card(code)

@@ -361,7 +361,8 @@ def _check_limits(table: Table, setup: dict[str, Any]) -> None:
     def within(kind: str, amount: str, field: str) -> None:
         lo, hi = table.limits(kind)
         if not lo <= Decimal(amount) <= hi:
-            name = {"main": "main bet", "ante": "ante", "behind": "bet behind"}.get(kind, f"{kind} bet")
+            name = {"main": "main bet", "ante": "ante", "behind": "bet behind", "perfect-pairs": "Perfect Pairs bet",
+                    "21+3": "21+3 bet"}.get(kind, f"{kind} bet")
             raise InvalidInput(f"the {name} must be between {fmt(lo)} and {fmt(hi)} at this table", field=field)
 
     for i, seat in enumerate(setup["seats"]):

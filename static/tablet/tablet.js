@@ -119,6 +119,8 @@
     const sentence = text.charAt(0).toUpperCase() + text.slice(1);
     return (where ? `${where}: ${text}` : sentence).replace(/([^.!?])$/, "$1.");
   }
+  const betWords = (k) => ({ main: "Main bet", behind: "Bet behind", "behind-insurance": "Insurance behind",
+    bonus: "Bonus", "perfect-pairs": "Perfect Pairs", "21+3": "21+3", insurance: "Insurance", ante: "Ante" }[k] || k);
   let seatsSent = []; // the seats of the last new-round request (field paths index them)
   function showError(data) {
     const box = $("error");
@@ -448,8 +450,8 @@
     $("settlement").hidden = !shown;
     if (!shown) return;
     $("lines").replaceChildren(...r.settlement.map((ln) => el("tr", { "data-bet": `${ln.seat}/${ln.bet}` },
-      el("td", { text: ln.seat }), el("td", { text: ln.bet + (ln.hand !== null && ln.hand !== undefined ? ` (hand ${ln.hand + 1})` : "") +
-        (ln.behind !== null && ln.behind !== undefined ? " (behind)" : "") }),
+      el("td", { text: ln.seat }), el("td", { text: betWords(ln.bet) + (ln.hand !== null && ln.hand !== undefined ? `, hand ${ln.hand + 1}` : "") +
+        (ln.behind !== null && ln.behind !== undefined && !/^behind/.test(ln.bet) ? ", behind" : "") }),
       el("td", { text: ln.wager }), el("td", { text: ln.result }),
       el("td", { class: cents(ln.net) > 0 ? "win" : cents(ln.net) < 0 ? "lose" : "", text: ln.net }),
       el("td", { class: "detail", text: ln.detail }))));
@@ -468,7 +470,7 @@
           const k = `${seat}/${kind}`;
           if (!(k in payCents)) payCents[k] = r.paid[seat] && r.paid[seat][kind] ? cents(r.paid[seat][kind]) : cents(due);
           pay.append(el("div", { class: "pay-row", "data-pay": k },
-            el("span", { class: "label", text: `Seat ${seat} ${kind} (due ${due})` }),
+            el("span", { class: "label", text: `Seat ${seat} ${betWords(kind).toLowerCase()} (due ${due})` }),
             ...[-10000, -1000, -100].map((d) => el("button", { class: "chip", type: "button", text: money(d),
               onclick: () => { payCents[k] = Math.max(0, payCents[k] + d); renderSettlement(); } })),
             el("span", { class: "amount", "data-paid": k, text: money(payCents[k]) }),
