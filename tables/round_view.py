@@ -101,12 +101,15 @@ def prompt_text(game: str, prompt: dict[str, Any], state: Any, setup: dict[str, 
         if text:
             return text
     if game == "finnish-27":
-        reason = reason.replace("the player's", f"{who.lower()}'s" if who != "Player" else "the player's")
-        if needs == "decision":
-            return f"{who}: {reason}" + (f" — must {forced}" if forced else f" — {choice}")
-        if actor and needs == "card":
-            return reason[:1].upper() + reason[1:]
-        return reason[:1].upper() + reason[1:]
+        # The engine says "player"/"dealer": name the seat, never twice.
+        seat = _finnish_seat(setup)
+        text = reason
+        if text.startswith("player "):
+            text = seat + text[len("player"):]
+        elif text.startswith("dealer "):
+            text = "Dealer" + text[len("dealer"):]
+        text = text.replace("the player's", f"{seat}'s").replace("(player hits)", f"({seat} hits)")
+        return text[:1].upper() + text[1:]
     if game == "bluffjack":
         name = actor.split(":", 1)[1] if actor and actor.startswith("player:") else ""
         text = reason
@@ -121,6 +124,11 @@ def prompt_text(game: str, prompt: dict[str, Any], state: Any, setup: dict[str, 
     if who and not reason.lower().startswith(who.lower()):
         return f"{who}: {reason}"
     return reason
+
+
+def _finnish_seat(setup: dict[str, Any]) -> str:
+    seats = setup.get("seats") or []
+    return f"seat {seats[0]['seat']}" if len(seats) == 1 else "the player"
 
 
 def _blackjack_text(prompt: dict[str, Any], state: Any, who: str, choice: str) -> str:

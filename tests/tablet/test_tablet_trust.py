@@ -6,6 +6,8 @@ unsure scans confirmed from the reader's guesses, shuffle and cancel confirmed w
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +16,12 @@ from tables.models import Round, RoundCard, RoundState, ShuffleEvent
 from tests.tablet.test_tablet_rounds import CODES, card_image, needs, open_finnish_round, pick, shuffle, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+SHOTS = os.environ.get("TABLET_SCREENSHOTS")  # a folder: the tests also save the screens docs/tablet.md shows
+
+
+def shot(page: Any, name: str) -> None:
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / name))
 
 
 def unsure_recognise(image: Any) -> list[dict[str, Any]]:
@@ -126,6 +134,7 @@ def test_an_unsure_scan_is_confirmed_from_the_readers_guesses(
     guess = page.locator("[data-confirm='9S']")
     assert "9♠" in guess.inner_text() and "30%" in guess.inner_text()
     assert page.locator("[data-confirm='JK']").is_visible()  # Finnish 27 plays with Jokers
+    shot(page, "tablet-unsure-scan.png")
     guess.click()
     page.wait_for_selector("#hands [data-code='9S']")
     assert page.is_hidden("#scan-confirm") and page.is_hidden("#error")
@@ -165,6 +174,7 @@ def test_errors_are_shown_in_words_and_bet_limits_are_checked_as_entered(browser
     assert text == "Seat 3 Perfect Pairs bet: the Perfect Pairs bet must be between 5.00 and 20.00 at this table."
     assert "seats[" not in text and "[" not in text
     assert page.get_attribute("#error", "data-field") == "seats[0].wagers.perfect-pairs"
+    shot(page, "tablet-error.png")
 
 
 def test_shuffle_and_cancel_ask_for_confirmation_and_a_reason(browser, live_server, demo_casino, dealer):
