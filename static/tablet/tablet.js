@@ -117,6 +117,11 @@
       .replace(/seat:(\d+)/g, "seat $1").replace(/player:/g, "");
     const where = fieldWords(data.field);
     const sentence = text.charAt(0).toUpperCase() + text.slice(1);
+    const bet = where.match(/^Seat \d+ (.+)$/);
+    if (bet && text.toLowerCase().startsWith(`the ${bet[1].toLowerCase()} `)) {
+      // "Seat 3 Perfect Pairs bet" + "the Perfect Pairs bet must be ..." → said once.
+      return `${where} ${text.slice(bet[1].length + 5)}`.replace(/([^.!?])$/, "$1.");
+    }
     return (where ? `${where}: ${text}` : sentence).replace(/([^.!?])$/, "$1.");
   }
   const betWords = (k) => ({ main: "Main bet", behind: "Bet behind", "behind-insurance": "Insurance behind",
@@ -133,6 +138,7 @@
     box.dataset.field = data.field || "";
     box.dataset.rule = data.rule || "";
     box.title = [data.field, data.rule].filter(Boolean).join(" · ");
+    if (box.getBoundingClientRect().top < 0 || box.getBoundingClientRect().bottom > innerHeight) box.scrollIntoView({ block: "nearest" });
   }
   function toast(text) {
     const t = $("toast");
@@ -655,7 +661,7 @@
         "No card recognised: pick it below" }),
         ...guesses.map((c) => el("button", { class: "guess" + (/[HD]$/.test(c.code) ? " red" : ""), type: "button",
           "data-confirm": c.code, "aria-label": `confirm ${pretty(c.code)}`, onclick: () => sendCard(c.code) },
-          el("span", { class: "face", text: pretty(c.code) }),
+          el("span", { class: "face" + (c.code === "JK" ? " joker" : ""), text: c.code === "JK" ? "Joker" : pretty(c.code) }),
           el("span", { class: "conf", text: `${Math.round(100 * c.confidence)}%` }))));
     } else {
       box.hidden = true;

@@ -21,6 +21,7 @@ SHOTS = os.environ.get("TABLET_SCREENSHOTS")  # a folder: the tests also save th
 
 def shot(page: Any, name: str) -> None:
     if SHOTS:
+        page.evaluate("() => { document.getElementById('toast').hidden = true; }")
         page.screenshot(path=str(Path(SHOTS) / name))
 
 
@@ -171,9 +172,11 @@ def test_errors_are_shown_in_words_and_bet_limits_are_checked_as_entered(browser
     page.click("#btn-open")
     page.wait_for_selector("#error:not([hidden])")
     text = page.inner_text("#error")
-    assert text == "Seat 3 Perfect Pairs bet: the Perfect Pairs bet must be between 5.00 and 20.00 at this table."
+    assert text == "Seat 3 Perfect Pairs bet must be between 5.00 and 20.00 at this table."
     assert "seats[" not in text and "[" not in text
     assert page.get_attribute("#error", "data-field") == "seats[0].wagers.perfect-pairs"
+    box = page.locator("#error").bounding_box()
+    assert 0 <= box["y"] < 800  # in sight, though the dealer tapped Start round at the bottom of the page
     shot(page, "tablet-error.png")
 
 
