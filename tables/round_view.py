@@ -212,7 +212,7 @@ def table_view(game: str, state: Any, setup: dict[str, Any], cards: list[dict[st
     ``face_up`` (False for the blackjack hole card until the dealer plays) and ``hole``.
     """
     for c in cards:
-        c.setdefault("face_up", True)
+        c.setdefault("face_up", True)  # the stored-prompt judgement of the hole card stands without a state
     if state is None:
         return None
     if game in BLACKJACK:

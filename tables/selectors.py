@@ -184,6 +184,8 @@ def _add_view(rnd: Round, doc: dict[str, Any]) -> None:
 def _document(rnd: Round, cards: list[RoundCard], decisions: list[Decision], lines: list[SettlementLine],
               payments: list[Payment], approvals: list[Approval]) -> dict[str, Any]:
     large_approved = any(a.kind == "large_payout" for a in approvals)
+    card_docs = [_card_json(c) for c in cards]
+    _hole_card(rnd, card_docs)
     return {
         "id": rnd.pk,
         "table": rnd.table_id,
@@ -198,7 +200,7 @@ def _document(rnd: Round, cards: list[RoundCard], decisions: list[Decision], lin
         "shoe": rnd.shoe.number if rnd.shoe_id else None,
         "next": rnd.prompt,
         "seats": rnd.setup.get("seats", []),
-        "cards": [_card_json(c) for c in cards],
+        "cards": card_docs,
         "decisions": [
             {"seq": d.seq, "actor": d.actor, "action": d.action, "amount": fmt(d.amount) if d.amount is not None else None,
              "forced": d.forced, "recorded_by": d.recorded_by.get_username(), "recorded_at": d.recorded_at.isoformat()}
@@ -228,6 +230,20 @@ def _document(rnd: Round, cards: list[RoundCard], decisions: list[Decision], lin
         "settled_at": rnd.settled_at.isoformat() if rnd.settled_at else None,
         "closed_at": rnd.closed_at.isoformat() if rnd.closed_at else None,
     }
+
+
+def _hole_card(rnd: Round, cards: list[dict[str, Any]]) -> None:
+    """Every card ``face_up``; a blackjack dealer's second card (the hole card) face down until the
+    dealer plays, as the stored prompt says (the recall too: game protection while a round is open)."""
+    for c in cards:
+        c["face_up"] = True
+    if rnd.game not in round_view.BLACKJACK:
+        return
+    dealer = [c for c in cards if c["to"] == "dealer"]
+    if len(dealer) >= 2:
+        over = rnd.state in (RoundState.SETTLED, RoundState.MISMATCH, RoundState.CLOSED, RoundState.CANCELLED)
+        dealer[1]["hole"] = True
+        dealer[1]["face_up"] = over or (rnd.prompt or {}).get("phase") in ("dealer", "settle", "settled")
 
 
 def round_recall(*, table: Table, count: int = RECALL_ROUNDS) -> list[dict[str, Any]]:

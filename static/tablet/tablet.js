@@ -126,6 +126,12 @@
   }
   const betWords = (k) => ({ main: "Main bet", behind: "Bet behind", "behind-insurance": "Insurance behind",
     bonus: "Bonus", "perfect-pairs": "Perfect Pairs", "21+3": "21+3", insurance: "Insurance", ante: "Ante" }[k] || k);
+  // "seat:3/hand:1" → "seat 3, hand 2"; "player:Seat 2" → "Seat 2"; "dealer" → "dealer".
+  const placeWords = (to) => String(to || "").replace(/^player:/, "").split("/").map((p) => {
+    const [k, v] = p.split(":");
+    if (v === undefined) return p;
+    return k === "hand" ? `hand ${Number(v) + 1}` : k === "behind" ? `bet behind ${Number(v) + 1}` : `${k} ${v}`;
+  }).join(", ");
   let seatsSent = []; // the seats of the last new-round request (field paths index them)
   function showError(data) {
     const box = $("error");
@@ -537,7 +543,7 @@
     if (!can) return;
     $("fix-cards").replaceChildren(...r.cards.map((c) => el("button", {
       class: "toggle" + (fix.seq === c.seq ? " on" : ""), type: "button", "data-fix-seq": c.seq,
-      text: `#${c.seq} ${pretty(c.code)} → ${c.to}`, onclick: () => { fix.seq = c.seq; renderCorrection(); } })));
+      text: `#${c.seq} ${pretty(c.code)} → ${placeWords(c.hand || c.to)}`, onclick: () => { fix.seq = c.seq; renderCorrection(); } })));
     const rs = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
     $("fix-ranks").replaceChildren(...rs.map((x) => el("button", { class: "pick rank" + (fix.rank === x ? " on" : ""),
       type: "button", "data-fix-rank": x, text: x === "T" ? "10" : x, onclick: () => { fix.rank = x; renderCorrection(); } })),
@@ -697,7 +703,7 @@
     $("recall-list").replaceChildren(...r.data.map((x) => el("div", { class: "recall" },
       el("h4", { text: `Round ${x.number} · ${x.state_label} · ${x.opened_at.slice(0, 16).replace("T", " ")}` }),
       el("div", {}, ...x.cards.map(cardChip)),
-      el("div", { text: x.decisions.map((d) => `${d.actor} ${d.action}`).join(", ") }),
+      el("div", { text: x.decisions.map((d) => `${placeWords(d.actor)} ${d.action}`).join(", ") }),
       el("div", { text: x.settlement.map((l) => `seat ${l.seat} ${l.bet} ${l.result} ${l.net}`).join("; ") }),
       el("div", { text: x.payments.filter((p) => !p.superseded).map((p) => `paid seat ${p.seat} ${p.kind} ${p.amount}`).join("; ") }),
       x.approvals.length ? el("div", { text: "approved: " + x.approvals.map((a) => `${a.kind} by ${a.approved_by} (${a.reason})`).join("; ") }) : null,

@@ -116,6 +116,10 @@ def test_the_round_document_says_the_hole_card_is_face_down(browser, live_server
     hole = [c for c in doc["cards"] if c.get("hole")]
     assert hole and hole[0]["face_up"] is False and hole[0]["to"] == "dealer"
     assert doc["view"]["dealer"]["hole_face_down"] is True
+    # Nor does the game recall show it while the round is open.
+    page.click("#btn-recall")
+    page.wait_for_selector("#recall-dialog[open] [data-hole='1']")
+    assert page.locator("#recall-list [data-code='KC']").count() == 0
 
 
 def test_an_unsure_scan_is_confirmed_from_the_readers_guesses(
