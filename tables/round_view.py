@@ -105,9 +105,9 @@ def prompt_text(game: str, prompt: dict[str, Any], state: Any, setup: dict[str, 
         seat = _finnish_seat(setup)
         text = reason
         if text.startswith("player "):
-            text = seat + text[len("player"):]
+            text = seat + text[len("player") :]
         elif text.startswith("dealer "):
-            text = "Dealer" + text[len("dealer"):]
+            text = "Dealer" + text[len("dealer") :]
         text = text.replace("the player's", f"{seat}'s").replace("(player hits)", f"({seat} hits)")
         return text[:1].upper() + text[1:]
     if game == "bluffjack":
@@ -138,7 +138,11 @@ def _blackjack_text(prompt: dict[str, Any], state: Any, who: str, choice: str) -
     up = rank_words(state.dealer[0].code) if state.dealer else ""
     if phase == "deal":
         if who == "Dealer":
-            return "Deal the dealer's hole card, face down" if not extra.get("face_up", True) else "Deal the dealer's up card"
+            return (
+                "Deal the dealer's hole card, face down"
+                if not extra.get("face_up", True)
+                else "Deal the dealer's up card"
+            )
         return f"Deal {who.replace('Seat', 'seat')} a card"
     if phase == "offers":
         return f"{who}: the dealer shows an ace — {choice}"
@@ -205,7 +209,9 @@ def _take(pool: list[dict[str, Any]], code: str, prefer: str) -> dict[str, Any] 
     return None
 
 
-def table_view(game: str, state: Any, setup: dict[str, Any], cards: list[dict[str, Any]]) -> dict[str, Any] | None:
+def table_view(
+    game: str, state: Any, setup: dict[str, Any], cards: list[dict[str, Any]]
+) -> dict[str, Any] | None:
     """The dealer's hand and each seat's hands (split hands in playing order) with their totals.
 
     Also marks each card JSON in place: ``hand`` (the hand it belongs to now, e.g. ``seat:3/hand:1``),
@@ -251,10 +257,10 @@ def _blackjack_view(state: Any, setup: dict[str, Any], cards: list[dict[str, Any
             key = f"seat:{n}/hand:{i}" if split else f"seat:{n}"
             seqs = []
             for card in h.cards:
-                c = _take(pool, card.code, key)
-                if c is not None:
-                    c["hand"] = key
-                    seqs.append(c["seq"])
+                taken = _take(pool, card.code, key)
+                if taken is not None:
+                    taken["hand"] = key
+                    seqs.append(taken["seq"])
             hands.append({
                 "hand": i, "key": key, "label": f"Hand {i + 1}" if split else "",
                 "cards": seqs, "total": describe_total(h.cards, after_split=split) if h.cards else "",

@@ -7,6 +7,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch, QuerySet
 
+from tables import round_view
 from tables.engine.money import fmt
 from tables.models import (
     Approval,
@@ -22,7 +23,6 @@ from tables.models import (
     Table,
     TableSession,
 )
-from tables import round_view
 from tables.services import (
     AUDITOR,
     DEALER,

@@ -19,19 +19,37 @@ def test_actors_in_words():
 def test_action_labels():
     offer = {"allowed": ["insurance", "surrender", "decline"], "extra": {"insurance": "2.50"}}
     assert round_view.action_labels("unlimited-blackjack", offer) == {
-        "insurance": "Insurance 2.50", "surrender": "Surrender", "decline": "No insurance"}
-    assert round_view.action_labels("bluffjack", {"allowed": ["call", "fold"], "extra": {"to_call": 3}})["call"] == "Call 3"
-    assert round_view.action_labels("bluffjack", {"allowed": ["call"], "extra": {"to_call": 0}})["call"] == "Check"
+        "insurance": "Insurance 2.50",
+        "surrender": "Surrender",
+        "decline": "No insurance",
+    }
+    assert (
+        round_view.action_labels("bluffjack", {"allowed": ["call", "fold"], "extra": {"to_call": 3}})["call"]
+        == "Call 3"
+    )
+    assert (
+        round_view.action_labels("bluffjack", {"allowed": ["call"], "extra": {"to_call": 0}})["call"]
+        == "Check"
+    )
 
 
 def _round(cards, decisions):
-    setup = {"seats": [{"seat": 3, "wagers": {"main": "10.00"},
-                        "behind": [{"wagers": {"main": "5.00"}, "double_along": True, "follow_split": "both"}]}]}
+    setup = {
+        "seats": [
+            {
+                "seat": 3,
+                "wagers": {"main": "10.00"},
+                "behind": [{"wagers": {"main": "5.00"}, "double_along": True, "follow_split": "both"}],
+            }
+        ]
+    }
     state = live.start("unlimited-blackjack", {}, None, Decimal("5.00"), setup)
     docs = []
     for step in cards:
         if step in decisions:
-            live.decide("unlimited-blackjack", state, live.next_step("unlimited-blackjack", state).actor, step)
+            live.decide(
+                "unlimited-blackjack", state, live.next_step("unlimited-blackjack", state).actor, step
+            )
             continue
         to = live.next_step("unlimited-blackjack", state).actor
         live.deal("unlimited-blackjack", state, parse_card(step))
@@ -53,5 +71,7 @@ def test_split_hands_each_start_with_one_card_of_the_pair_and_the_hole_card_is_f
     assert hole["code"] == "TC" and hole["face_up"] is False
     assert view["dealer"]["total"] == "shows 6"
     prompt = live.next_step_json("unlimited-blackjack", state)
-    assert round_view.prompt_text("unlimited-blackjack", prompt, state, setup) == \
-        "Seat 3, hand 1: 21 against the dealer's 6 — hit or stand"
+    assert (
+        round_view.prompt_text("unlimited-blackjack", prompt, state, setup)
+        == "Seat 3, hand 1: 21 against the dealer's 6 — hit or stand"
+    )

@@ -13,7 +13,15 @@ from typing import Any
 import pytest
 
 from tables.models import Round, RoundCard, RoundState, ShuffleEvent
-from tests.tablet.test_tablet_rounds import CODES, card_image, needs, open_finnish_round, pick, shuffle, sign_in
+from tests.tablet.test_tablet_rounds import (
+    CODES,
+    card_image,
+    needs,
+    open_finnish_round,
+    pick,
+    shuffle,
+    sign_in,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SHOTS = os.environ.get("TABLET_SCREENSHOTS")  # a folder: the tests also save the screens docs/tablet.md shows
@@ -31,8 +39,11 @@ def unsure_recognise(image: Any) -> list[dict[str, Any]]:
     corners = [[0, 0], [89, 0], [89, 119], [0, 119]]
     if g >= 50:
         return [{"code": CODES[b], "confidence": g / 100, "corners": corners}]
-    guesses = [{"code": CODES[b], "confidence": g / 100}, {"code": "JK", "confidence": g / 300},
-               {"code": "XX", "confidence": 0.01}]  # an invalid code is never offered
+    guesses = [
+        {"code": CODES[b], "confidence": g / 100},
+        {"code": "JK", "confidence": g / 300},
+        {"code": "XX", "confidence": 0.01},
+    ]  # an invalid code is never offered
     return [{"code": "unknown", "confidence": g / 100, "corners": corners, "guesses": guesses}]
 
 
@@ -62,7 +73,11 @@ def test_split_hands_side_by_side_with_labels_totals_and_marks_and_the_hole_card
     assert page.inner_text("[data-total='dealer']") == "shows 6"
     assert page.inner_text("#prompt") == "Seat 3: 16 against the dealer's 6 — hit, stand, double or split"
     assert [page.inner_text(f"[data-action='{a}']") for a in ("hit", "stand", "double", "split")] == [
-        "Hit", "Stand", "Double", "Split"]
+        "Hit",
+        "Stand",
+        "Double",
+        "Split",
+    ]
     assert "behind 5.00, doubles along, follows both hands" in page.inner_text("[data-hand='seat:3']")
     # The shoe counter follows each card at once.
     page.wait_for_selector("#shoe-text:has-text(' 4 of ')")
@@ -83,7 +98,10 @@ def test_split_hands_side_by_side_with_labels_totals_and_marks_and_the_hole_card
     pick(page, "KD")
     needs(page, "card")  # the dealer's turn: the hole card turns over
     h1, h2 = page.locator("[data-sub='seat:3/hand:0']"), page.locator("[data-sub='seat:3/hand:1']")
-    assert h1.locator(".hand-label").inner_text() == "Hand 1" and h2.locator(".hand-label").inner_text() == "Hand 2"
+    assert (
+        h1.locator(".hand-label").inner_text() == "Hand 1"
+        and h2.locator(".hand-label").inner_text() == "Hand 2"
+    )
     assert [c.get_attribute("data-code") for c in h1.locator(".playing-card").all()] == ["8S", "3D", "QC"]
     assert [c.get_attribute("data-code") for c in h2.locator(".playing-card").all()] == ["8H", "3C", "KD"]
     assert h1.locator(".total").inner_text() == "21" and h2.locator(".total").inner_text() == "21"
@@ -98,9 +116,13 @@ def test_split_hands_side_by_side_with_labels_totals_and_marks_and_the_hole_card
     needs(page, "settle")
     assert page.inner_text("[data-total='dealer']") == "bust 25"
 
-    doc = json.loads(page.evaluate(f"() => fetch('/api/rounds/{Round.objects.get(table=table).pk}/').then(r => r.text())"))
+    doc = json.loads(
+        page.evaluate(f"() => fetch('/api/rounds/{Round.objects.get(table=table).pk}/').then(r => r.text())")
+    )
     hole = [c for c in doc["cards"] if c.get("hole")]
-    assert len(hole) == 1 and hole[0]["code"] == "TC" and hole[0]["face_up"] is True  # revealed once the dealer plays
+    assert (
+        len(hole) == 1 and hole[0]["code"] == "TC" and hole[0]["face_up"] is True
+    )  # revealed once the dealer plays
 
 
 def test_the_round_document_says_the_hole_card_is_face_down(browser, live_server, demo_casino, dealer):
@@ -112,7 +134,9 @@ def test_the_round_document_says_the_hole_card_is_face_down(browser, live_server
     pick(page, "KC")
     page.wait_for_selector("#hands [data-hole='1']")
     assert page.locator("#hands [data-code='KC']").count() == 0
-    doc = json.loads(page.evaluate(f"() => fetch('/api/rounds/{Round.objects.get(table=table).pk}/').then(r => r.text())"))
+    doc = json.loads(
+        page.evaluate(f"() => fetch('/api/rounds/{Round.objects.get(table=table).pk}/').then(r => r.text())")
+    )
     hole = [c for c in doc["cards"] if c.get("hole")]
     assert hole and hole[0]["face_up"] is False and hole[0]["to"] == "dealer"
     assert doc["view"]["dealer"]["hole_face_down"] is True
@@ -147,7 +171,9 @@ def test_an_unsure_scan_is_confirmed_from_the_readers_guesses(
     assert card.code == "9S" and card.scan is not None and card.recognised_code == ""
 
 
-def test_errors_are_shown_in_words_and_bet_limits_are_checked_as_entered(browser, live_server, demo_casino, dealer):
+def test_errors_are_shown_in_words_and_bet_limits_are_checked_as_entered(
+    browser, live_server, demo_casino, dealer
+):
     table = demo_casino.tables["unlimited-blackjack"]
     table.side_bet_max = 20
     table.save()
@@ -225,4 +251,3 @@ def test_the_home_page_says_who_holds_each_table(browser, live_server, demo_casi
     page.goto(f"{live_server.url}/tablet/")
     holder = page.locator(f"[data-table='{demo_casino.tables['mini-blackjack'].pk}'] .holder").inner_text()
     assert holder == f"held by {dealer.username} (you)"
-
