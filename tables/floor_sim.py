@@ -303,12 +303,13 @@ CLOCKED = (Shoe, ShuffleEvent, Round, RoundCard, Payment, Approval, AuditEvent, 
 
 def simulate_floor(*, tables: int = 3, days: int = 1, rounds_per_hour: int = 40, seed: int | None = None,
                    mishaps: Mishaps | None = None, lean: bool = False, until: datetime | None = None,
-                   open_hours: int = 16) -> SimResult:
+                   open_hours: int = 16, leave_free: bool = False) -> SimResult:
     """Play ``days`` gaming days (ending now, today's up to now) at ``tables`` tables and store them.
 
     ``rounds_per_hour`` per table over ``open_hours`` hours of each gaming day (from its start);
     ``lean`` leaves the per-round rule and pay-table snapshots empty and writes no per-round audit
-    event (the version keys are kept): for load tests of millions of rounds only.
+    event (the version keys are kept): for load tests of millions of rounds only.  ``leave_free``
+    ends every simulated dealer's session at the end (the demo: every table free to take).
     """
     from tables.auditing import day_bounds, gaming_day_of
 
@@ -321,6 +322,7 @@ def simulate_floor(*, tables: int = 3, days: int = 1, rounds_per_hour: int = 40,
     for table in sim_tables(tables):
         result.tables.append(table.pk)
         sim = TableSim(table, rng, mishaps, boss, now, lean, result)
+        sim.has_session = sim.has_session or leave_free
         for d in range(days - 1, -1, -1):
             day = today - timedelta(days=d)
             start, _ = day_bounds(day)

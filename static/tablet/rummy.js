@@ -102,7 +102,9 @@
   function renderPlay() {
     const n = game.next;
     const who = turn();
-    $("rummy-prompt").textContent = (who ? `${who}: ` : "") + n.reason;
+    // The reason may already name the player ("Player 2: take the 8H"): never the name twice.
+    const reason = String(n.reason || "");
+    $("rummy-prompt").textContent = (who && !reason.toLowerCase().startsWith(who.toLowerCase()) ? `${who}: ` : "") + reason;
     $("rummy-prompt").dataset.needs = n.needs;
     const hand = who && game.hands[who] ? game.hands[who] : [];
     const buttons = [];

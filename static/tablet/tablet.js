@@ -73,6 +73,7 @@
       }
       const doc = r.data && r.data.round && r.data.scan !== undefined ? r.data.round : r.data; // a scan's answer holds the round
       if (doc && doc.version !== undefined && round && doc.id === round.id) round = doc;
+      if (/\/(cards|scans|decisions|correct)\/$/.test(url) || /\/rounds\/$/.test(url)) refreshShoe(); // the counter moves at once
       return r.data;
     } finally {
       busy = false;
@@ -80,6 +81,58 @@
   }
   const resendPending = () => window.TabletKit.resendPending(PENDING, showError, setNet);
 
+  // ---- errors in words -----------------------------------------------------------------------------
+  // The API answers {"error", "field"?, "rule"?}: the dealer reads a sentence; the field path and the
+  // rule id stay out of the text (kept in data attributes and the title for support).
+  const BET_WORDS = { main: "main bet", "perfect-pairs": "Perfect Pairs bet", "21+3": "21+3 bet", ante: "ante",
+    insurance: "insurance" };
+  function fieldWords(field) {
+    if (!field) return "";
+    let m = field.match(/^seats\[(\d+)\](.*)$/);
+    if (m) {
+      const seatNo = (seatsSent[Number(m[1])] || {}).seat || Number(m[1]) + 1;
+      const rest = m[2];
+      let b = rest.match(/^\.behind\[(\d+)\]\.wagers(?:\.(.+))?$/);
+      if (b) return `Seat ${seatNo} bet behind` + (b[2] && b[2] !== "main" ? ` (${BET_WORDS[b[2]] || b[2]})` : "");
+      if (/^\.behind/.test(rest)) return `Seat ${seatNo} bets behind`;
+      b = rest.match(/^\.wagers(?:\.(.+))?$/);
+      if (b) return `Seat ${seatNo} ` + (b[1] ? BET_WORDS[b[1]] || `${b[1]} bet` : "bets");
+      if (rest === ".seat") return `Seat ${seatNo}`;
+      return `Seat ${seatNo}`;
+    }
+    return { code: "Card", card: "Card", image: "Scan", amount: "Amount", seats: "Seats", reason: "Reason",
+      who: "Player", paid: "Payment", version: "", scan: "Scan" }[field.split(/[.[]/)[0]] ?? "";
+  }
+  function errorWords(data) {
+    if (!data) return "";
+    if (typeof data !== "object") return String(data);
+    let text = data.error || data.detail || "";
+    if (!text) {
+      // A validation answer keyed by field: the first message.
+      const [k, v] = Object.entries(data)[0] || ["", ""];
+      return errorWords({ field: k, error: Array.isArray(v) ? v.join(" ") : String(v) });
+    }
+    text = String(text).replace(/\s*\[[a-z0-9_.-]+\.[a-z0-9_.-]+\]\s*$/i, "");
+    text = text.replace(/seat:(\d+)\/hand:(\d+)/g, (_, s, h) => `seat ${s}, hand ${Number(h) + 1}`)
+      .replace(/seat:(\d+)/g, "seat $1").replace(/player:/g, "");
+    const where = fieldWords(data.field);
+    const sentence = text.charAt(0).toUpperCase() + text.slice(1);
+    const bet = where.match(/^Seat \d+ (.+)$/);
+    if (bet && text.toLowerCase().startsWith(`the ${bet[1].toLowerCase()} `)) {
+      // "Seat 3 Perfect Pairs bet" + "the Perfect Pairs bet must be ..." → said once.
+      return `${where} ${text.slice(bet[1].length + 5)}`.replace(/([^.!?])$/, "$1.");
+    }
+    return (where ? `${where}: ${text}` : sentence).replace(/([^.!?])$/, "$1.");
+  }
+  const betWords = (k) => ({ main: "Main bet", behind: "Bet behind", "behind-insurance": "Insurance behind",
+    bonus: "Bonus", "perfect-pairs": "Perfect Pairs", "21+3": "21+3", insurance: "Insurance", ante: "Ante" }[k] || k);
+  // "seat:3/hand:1" → "seat 3, hand 2"; "player:Seat 2" → "Seat 2"; "dealer" → "dealer".
+  const placeWords = (to) => String(to || "").replace(/^player:/, "").split("/").map((p) => {
+    const [k, v] = p.split(":");
+    if (v === undefined) return p;
+    return k === "hand" ? `hand ${Number(v) + 1}` : k === "behind" ? `bet behind ${Number(v) + 1}` : `${k} ${v}`;
+  }).join(", ");
+  let seatsSent = []; // the seats of the last new-round request (field paths index them)
   function showError(data) {
     const box = $("error");
     if (!data) {
@@ -87,8 +140,11 @@
       return;
     }
     box.hidden = false;
-    box.textContent = (data.field ? data.field + ": " : "") + (data.error || JSON.stringify(data)) +
-      (data.rule ? " [" + data.rule + "]" : "");
+    box.textContent = errorWords(data);
+    box.dataset.field = data.field || "";
+    box.dataset.rule = data.rule || "";
+    box.title = [data.field, data.rule].filter(Boolean).join(" · ");
+    if (box.getBoundingClientRect().top < 0 || box.getBoundingClientRect().bottom > innerHeight) box.scrollIntoView({ block: "nearest" });
   }
   function toast(text) {
     const t = $("toast");
@@ -127,6 +183,14 @@
     render();
   }
 
+  async function refreshShoe() {
+    const t = await request("GET", `/api/tables/${TABLE}/`);
+    if (t.ok && t.data) {
+      table = t.data;
+      renderShoe();
+    }
+  }
+
   // ---- rendering -----------------------------------------------------------------------------------
   function render() {
     renderShoe();
@@ -157,17 +221,35 @@
     $("shuffle-due").hidden = !s.shuffle_due;
   }
 
+  // The table's limits per bet kind (the table document's "limits"; the main limits when absent).
+  const KIND_OF = { main: "main", pp: "perfect-pairs", t3: "21+3", behind: "behind" };
+  function limitOf(field) {
+    const kind = KIND_OF[field];
+    const l = table.limits && table.limits[kind];
+    return l ? [cents(l.min), cents(l.max)] : [cents(table.min_bet), cents(table.max_bet)];
+  }
+  function limitProblem(field, amount) {
+    if (!amount || !KIND_OF[field] || GAME === "bluffjack") return "";
+    const [lo, hi] = limitOf(field);
+    if (amount < lo) return `below the table minimum of ${money(lo)}`;
+    if (amount > hi) return `above the table maximum of ${money(hi)}`;
+    return "";
+  }
   function chipRow(seat, field, values, label) {
     const b = bets[seat];
-    return el("div", { class: "chip-row" },
-      el("span", { class: "label", text: label }),
+    const problem = limitProblem(field, b[field] || 0);
+    const lim = KIND_OF[field] && GAME !== "bluffjack" ? limitOf(field) : null;
+    return el("div", { class: "chip-row" + (problem ? " over" : "") },
+      el("span", { class: "label", text: label },
+        lim ? el("small", { class: "limit", text: `${money(lim[0])} – ${money(lim[1])}` }) : null),
       el("span", { class: "amount", "data-amount": `${seat}-${field}`, text: money(b[field] || 0) }),
       ...[...new Set(values)].map((v) => el("button", {
         class: "chip", type: "button", text: "+" + money(v).replace(/\.00$/, ""), "data-chip": `${seat}-${field}-${v}`,
         onclick: () => { b[field] = (b[field] || 0) + v; renderNewRound(); },
       })),
       el("button", { class: "chip clear", type: "button", text: "×", "aria-label": `clear ${label}`,
-        onclick: () => { b[field] = 0; renderNewRound(); } }));
+        onclick: () => { b[field] = 0; renderNewRound(); } }),
+      problem ? el("span", { class: "limit-flag", "data-limit": `${seat}-${field}`, text: `${label} ${money(b[field])}: ${problem}` }) : null);
   }
 
   function renderNewRound() {
@@ -189,6 +271,7 @@
       return;
     }
     const min = cents(table.min_bet);
+    let problems = 0;
     for (let n = 1; n <= SEATS; n++) {
       bets[n] = bets[n] || { main: 0, pp: 0, t3: 0, behind: 0, doubleAlong: true, followSplit: "both" };
       const b = bets[n];
@@ -214,8 +297,10 @@
               onclick: () => { b.followSplit = b.followSplit === "both" ? "first" : "both"; renderNewRound(); } })));
         }
       }
+      for (const f of ["main", "pp", "t3", "behind"]) if (limitProblem(f, b[f] || 0)) problems += 1;
       box.append(el("div", { class: "seat-editor" + (b.main ? " active" : ""), "data-seat": n }, ...kids));
     }
+    $("btn-open").disabled = problems > 0;
   }
 
   function seatsPayload() {
@@ -237,6 +322,11 @@
   }
 
   function cardChip(c) {
+    if (!c) return null;
+    if (c.face_up === false) {
+      return el("span", { class: "playing-card back", "data-code": "back", "data-hole": c.hole ? "1" : null,
+        title: "hole card, face down until the dealer plays", "aria-label": "face-down card" });
+    }
     const red = /[HD]$/.test(c.code);
     const title = c.source === "scan" ? `scanned, ${Math.round(100 * (c.confidence || 0))}%` : "entered";
     return el("span", { class: "playing-card" + (red ? " red" : "") + (c.corrected_from ? " corrected" : ""),
@@ -260,33 +350,14 @@
     $("btn-pause").hidden = !playing;
     $("btn-resume").hidden = r.state !== "paused";
     $("btn-cancel").hidden = !["in_play", "paused"].includes(r.state);
-    let text = n.reason || "";
-    if (n.actor && playing) text = `${n.actor}: ${text}`;
-    if (n.forced && playing) text += ` — must ${n.forced}`;
-    if (n.extra && n.extra.pot !== undefined && playing) text += ` · pot ${n.extra.pot}`;
+    let text = n.text || n.reason || "";
+    if (!n.text && n.actor && playing) text = `${n.actor}: ${text}`;
     $("prompt").textContent = r.state === "paused" ? "Round paused: resume to continue" : text;
     $("prompt").dataset.needs = playing ? n.needs : r.state;
     $("hint").hidden = !n.hint;
     $("hint").textContent = n.hint ? `Hint: ${n.hint}` : "";
 
-    // Hands: cards grouped by who received them, wagers per seat.
-    const groups = {};
-    for (const c of r.cards) (groups[c.to.split("/behind")[0]] = groups[c.to.split("/behind")[0]] || []).push(c);
-    const hands = $("hands");
-    hands.replaceChildren();
-    const dealerKey = "dealer";
-    hands.append(el("div", { class: "hand dealer", "data-hand": dealerKey }, el("h4", { text: "Dealer" }),
-      ...(groups[dealerKey] || []).map(cardChip)));
-    for (const s of r.seats) {
-      const keys = Object.keys(groups).filter((k) => k === `seat:${s.seat}` || k.startsWith(`seat:${s.seat}/`) ||
-        k === "player" || (s.player && k === `player:${s.player}`));
-      const w = Object.entries(s.wagers).map(([k, v]) => `${k} ${v}`).join(" · ") +
-        (s.stack !== undefined ? `${s.player}: stack ${s.stack}${s.dealer ? " · deals" : ""}` : "");
-      const behind = (s.behind || []).map((b) => `behind ${b.wagers.main}`).join(" · ");
-      hands.append(el("div", { class: "hand seat", "data-hand": `seat:${s.seat}` },
-        el("h4", { text: `Seat ${s.seat}` }), el("div", { class: "wagers", text: w + (behind ? " · " + behind : "") }),
-        ...keys.map((k) => el("div", { class: "sub", "data-sub": k }, ...groups[k].map(cardChip)))));
-    }
+    renderHands(r);
 
     // Allowed actions (the engine's can_*), the forced one marked.
     const actions = $("actions");
@@ -297,12 +368,14 @@
           const m = (n.extra && n.extra.minimum_raise) || 1;
           for (const by of n.forced === "raise" ? [m] : [m, 2 * m, 5 * m]) {
             actions.append(el("button", { class: "btn big action" + (n.forced === a ? " forced" : ""), "data-action": `raise-${by}`,
-              text: `raise ${by}` + (n.forced === a ? " (forced)" : ""), onclick: () => decide("raise", String(by)) }));
+              text: `Raise ${by}` + (n.forced === a ? " (must)" : ""), onclick: () => decide("raise", String(by)) }));
           }
           continue;
         }
+        const label = (n.labels && n.labels[a]) || a.charAt(0).toUpperCase() + a.slice(1);
         actions.append(el("button", { class: "btn big action" + (n.forced === a ? " forced" : ""), "data-action": a,
-          text: a + (n.forced === a ? " (forced)" : ""), onclick: () => decide(a) }));
+          "aria-label": label + (n.forced === a ? ", the rules force it" : ""),
+          text: label + (n.forced === a ? " (must)" : ""), onclick: () => decide(a) }));
       }
     }
     if (playing && n.needs === "settle") {
@@ -312,6 +385,55 @@
     $("capture").hidden = !(playing && (n.needs === "card" || (n.allowed || []).includes("hit")));
     renderPicker();
     renderSettlement();
+  }
+
+  // Hands drawn as the table lies: the dealer, then each seat with its hands side by side (split hands
+  // labelled Hand 1, Hand 2), each with its total in words and its marks; what the server's view says.
+  function renderHands(r) {
+    const hands = $("hands");
+    hands.replaceChildren();
+    const bySeq = Object.fromEntries(r.cards.map((c) => [c.seq, c]));
+    const v = r.view;
+    if (!v) return renderGroups(r);
+    const d = v.dealer;
+    hands.append(el("div", { class: "hand dealer", "data-hand": "dealer" },
+      el("h4", {}, "Dealer", d.total ? el("span", { class: "total", "data-total": "dealer", text: d.total }) : null),
+      el("div", { class: "cards" }, ...d.cards.map((q) => cardChip(bySeq[q])))));
+    for (const s of v.seats) {
+      const seat = r.seats.find((x) => x.seat === s.seat) || { wagers: {} };
+      const w = Object.entries(seat.wagers).map(([k, a]) => `${BET_WORDS[k] || k} ${a}`).join(" · ") +
+        (s.insurance ? ` · insurance ${s.insurance}` : "");
+      hands.append(el("div", { class: "hand seat" + (s.split ? " split" : ""), "data-hand": `seat:${s.seat}` },
+        el("h4", { text: s.label }),
+        el("div", { class: "wagers", text: w }),
+        el("div", { class: "seat-hands" }, ...s.hands.map((h) => el("div", {
+          class: "sub" + (h.surrendered ? " surrendered" : "") + (h.done ? " done" : ""), "data-sub": h.key },
+          h.label ? el("div", { class: "hand-label", text: h.label }) : null,
+          el("div", { class: "cards" }, ...h.cards.map((q) => cardChip(bySeq[q]))),
+          el("div", { class: "marks" },
+            h.total ? el("span", { class: "total" + (/^bust/.test(h.total) ? " bust" : /blackjack|^27$/.test(h.total) ? " top" : ""),
+              "data-total": h.key, text: h.total }) : null,
+            h.doubled ? el("span", { class: "mark doubled", text: "doubled" }) : null,
+            h.surrendered ? el("span", { class: "mark surrendered", text: "surrendered" }) : null)))),
+        ...(s.behind || []).map((b, j) => el("div", { class: "behind", "data-behind": `${s.seat}/${j}`, text: b }))));
+    }
+  }
+  function renderGroups(r) {
+    // Games without a view (Bluffjack): cards grouped by who received them, wagers per seat.
+    const groups = {};
+    for (const c of r.cards) (groups[c.to.split("/behind")[0]] = groups[c.to.split("/behind")[0]] || []).push(c);
+    const hands = $("hands");
+    hands.append(el("div", { class: "hand dealer", "data-hand": "dealer" }, el("h4", { text: "Dealer" }),
+      ...(groups.dealer || []).map(cardChip)));
+    for (const s of r.seats) {
+      const keys = Object.keys(groups).filter((k) => k === `seat:${s.seat}` || k.startsWith(`seat:${s.seat}/`) ||
+        k === "player" || (s.player && k === `player:${s.player}`));
+      const w = Object.entries(s.wagers).map(([k, v]) => `${k} ${v}`).join(" · ") +
+        (s.stack !== undefined ? `${s.player}: stack ${s.stack}${s.dealer ? " · deals" : ""}` : "");
+      hands.append(el("div", { class: "hand seat", "data-hand": `seat:${s.seat}` },
+        el("h4", { text: `Seat ${s.seat}` }), el("div", { class: "wagers", text: w }),
+        ...keys.map((k) => el("div", { class: "sub", "data-sub": k }, ...groups[k].map(cardChip)))));
+    }
   }
 
   function renderPicker() {
@@ -340,8 +462,8 @@
     $("settlement").hidden = !shown;
     if (!shown) return;
     $("lines").replaceChildren(...r.settlement.map((ln) => el("tr", { "data-bet": `${ln.seat}/${ln.bet}` },
-      el("td", { text: ln.seat }), el("td", { text: ln.bet + (ln.hand !== null && ln.hand !== undefined ? ` (hand ${ln.hand + 1})` : "") +
-        (ln.behind !== null && ln.behind !== undefined ? " (behind)" : "") }),
+      el("td", { text: ln.seat }), el("td", { text: betWords(ln.bet) + (ln.hand !== null && ln.hand !== undefined ? `, hand ${ln.hand + 1}` : "") +
+        (ln.behind !== null && ln.behind !== undefined && !/^behind/.test(ln.bet) ? ", behind" : "") }),
       el("td", { text: ln.wager }), el("td", { text: ln.result }),
       el("td", { class: cents(ln.net) > 0 ? "win" : cents(ln.net) < 0 ? "lose" : "", text: ln.net }),
       el("td", { class: "detail", text: ln.detail }))));
@@ -360,7 +482,7 @@
           const k = `${seat}/${kind}`;
           if (!(k in payCents)) payCents[k] = r.paid[seat] && r.paid[seat][kind] ? cents(r.paid[seat][kind]) : cents(due);
           pay.append(el("div", { class: "pay-row", "data-pay": k },
-            el("span", { class: "label", text: `Seat ${seat} ${kind} (due ${due})` }),
+            el("span", { class: "label", text: `Seat ${seat} ${betWords(kind).toLowerCase()} (due ${due})` }),
             ...[-10000, -1000, -100].map((d) => el("button", { class: "chip", type: "button", text: money(d),
               onclick: () => { payCents[k] = Math.max(0, payCents[k] + d); renderSettlement(); } })),
             el("span", { class: "amount", "data-paid": k, text: money(payCents[k]) }),
@@ -373,8 +495,7 @@
       pay.append(el("button", { class: "btn primary big", id: "btn-paid", text: "Confirm paid", disabled: r.approval_required,
         onclick: confirmPaid }));
     } else if (r.state === "closed") {
-      pay.append(el("p", { class: "flag ok", id: "closed-flag", text: "Round closed: paid as due" +
-        (r.approvals.length ? ` (approved by ${r.approvals.map((a) => a.approved_by).join(", ")})` : "") }));
+      pay.append(el("p", { class: "flag ok", id: "closed-flag", text: closedWords(r) }));
       pay.append(el("button", { class: "btn primary big", id: "btn-next", text: "Next round", onclick: () => { round = null; payCents = {}; refresh(); } }));
     }
     const mm = $("mismatch");
@@ -395,6 +516,24 @@
     renderCorrection();
   }
 
+  function closedWords(r) {
+    // What happened: paid as due, or the approval that closed it (who approved what, and why).
+    const short = r.approvals.filter((a) => a.kind !== "large_payout");
+    const large = r.approvals.filter((a) => a.kind === "large_payout");
+    const short_ = r.discrepancies.some((d) => cents(d.paid) < cents(d.due));
+    const over = r.discrepancies.some((d) => cents(d.paid) > cents(d.due));
+    const kindWords = (k) => ({ mismatch: short_ ? "approved short payment" : over ? "approved overpayment" : "approved payment",
+      large_payout: "approved large payout", interrupted: "approved interrupted round" }[k] || `approved ${String(k).replace(/_/g, " ")}`);
+    const parts = [];
+    if (short.length) {
+      const paidShort = r.discrepancies.length ? r.discrepancies : [];
+      parts.push("Round closed: " + short.map((a) => `${kindWords(a.kind)} by ${a.approved_by}: ${a.reason}`).join("; ") +
+        (paidShort.length ? " (" + paidShort.map((d) => `seat ${d.seat} ${BET_WORDS[d.bet] || d.bet} paid ${d.paid} of ${d.due}`).join(", ") + ")" : ""));
+    } else parts.push("Round closed: paid as due");
+    if (large.length) parts.push(large.map((a) => `${kindWords(a.kind)} by ${a.approved_by}: ${a.reason}`).join("; "));
+    return parts.join(" · ");
+  }
+
   // ---- pit boss: correct a card after settlement and see the re-settlement -------------------------
   function renderCorrection() {
     const r = round;
@@ -404,7 +543,7 @@
     if (!can) return;
     $("fix-cards").replaceChildren(...r.cards.map((c) => el("button", {
       class: "toggle" + (fix.seq === c.seq ? " on" : ""), type: "button", "data-fix-seq": c.seq,
-      text: `#${c.seq} ${pretty(c.code)} → ${c.to}`, onclick: () => { fix.seq = c.seq; renderCorrection(); } })));
+      text: `#${c.seq} ${pretty(c.code)} → ${placeWords(c.hand || c.to)}`, onclick: () => { fix.seq = c.seq; renderCorrection(); } })));
     const rs = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
     $("fix-ranks").replaceChildren(...rs.map((x) => el("button", { class: "pick rank" + (fix.rank === x ? " on" : ""),
       type: "button", "data-fix-rank": x, text: x === "T" ? "10" : x, onclick: () => { fix.rank = x; renderCorrection(); } })),
@@ -459,8 +598,8 @@
   async function take() {
     if (await command(`/api/tables/${TABLE}/open/`, {})) await refresh();
   }
-  async function shuffle() {
-    if (await command(`/api/tables/${TABLE}/shuffle/`, { reason: "shuffle point reached" })) {
+  async function shuffle(reason) {
+    if (await command(`/api/tables/${TABLE}/shuffle/`, { reason })) {
       toast("Shoe shuffled: tell the players of the reshuffle");
       await refresh();
     }
@@ -468,6 +607,7 @@
   async function openRound() {
     const seats = seatsPayload();
     if (!seats.length) return showError({ error: "place a main bet on at least one seat" });
+    seatsSent = seats;
     const r = await command(`/api/tables/${TABLE}/rounds/`, { seats });
     if (r) {
       round = r;
@@ -520,10 +660,15 @@
     if (r.needs_confirmation) {
       pendingScan = r;
       box.hidden = false;
-      box.replaceChildren(el("p", { text: r.candidates.length ? "Low confidence: confirm the card or pick it below" :
+      // The reader's best guesses (valid cards the shoe can still deal), each a card face with its
+      // confidence: one tap confirms it; otherwise the picker below.
+      const guesses = r.guesses || r.candidates.filter((c) => /^([2-9TJQKA][SHDC]|JK)$/.test(c.code));
+      box.replaceChildren(el("p", { text: guesses.length ? "Unsure read: tap the card it is, or pick it below" :
         "No card recognised: pick it below" }),
-        ...r.candidates.map((c) => el("button", { class: "btn big", "data-confirm": c.code,
-          text: `${pretty(c.code)} (${Math.round(100 * c.confidence)}%)`, onclick: () => sendCard(c.code) })));
+        ...guesses.map((c) => el("button", { class: "guess" + (/[HD]$/.test(c.code) ? " red" : ""), type: "button",
+          "data-confirm": c.code, "aria-label": `confirm ${pretty(c.code)}`, onclick: () => sendCard(c.code) },
+          el("span", { class: "face" + (c.code === "JK" ? " joker" : ""), text: c.code === "JK" ? "Joker" : pretty(c.code) }),
+          el("span", { class: "conf", text: `${Math.round(100 * c.confidence)}%` }))));
     } else {
       box.hidden = true;
       toast("Read " + r.recorded.map(pretty).join(" ") + " (" +
@@ -558,7 +703,7 @@
     $("recall-list").replaceChildren(...r.data.map((x) => el("div", { class: "recall" },
       el("h4", { text: `Round ${x.number} · ${x.state_label} · ${x.opened_at.slice(0, 16).replace("T", " ")}` }),
       el("div", {}, ...x.cards.map(cardChip)),
-      el("div", { text: x.decisions.map((d) => `${d.actor} ${d.action}`).join(", ") }),
+      el("div", { text: x.decisions.map((d) => `${placeWords(d.actor)} ${d.action}`).join(", ") }),
       el("div", { text: x.settlement.map((l) => `seat ${l.seat} ${l.bet} ${l.result} ${l.net}`).join("; ") }),
       el("div", { text: x.payments.filter((p) => !p.superseded).map((p) => `paid seat ${p.seat} ${p.kind} ${p.amount}`).join("; ") }),
       x.approvals.length ? el("div", { text: "approved: " + x.approvals.map((a) => `${a.kind} by ${a.approved_by} (${a.reason})`).join("; ") }) : null,
@@ -571,14 +716,20 @@
   }
 
   app.addEventListener("click", (ev) => {
-    const b = ev.target.closest("[data-cmd],[data-cancel-reason]");
+    const b = ev.target.closest("[data-cmd],[data-cancel-reason],[data-shuffle-reason]");
     if (!b) return;
     if (b.dataset.cancelReason) {
       $("cancel-dialog").close();
       return simple("cancel", { reason: b.dataset.cancelReason });
     }
+    if (b.dataset.shuffleReason) {
+      $("shuffle-dialog").close();
+      return shuffle(b.dataset.shuffleReason);
+    }
     ({
-      shuffle, take, open: openRound, recall, approve, correct: correctCard,
+      shuffle: () => $("shuffle-dialog").showModal(),
+      "shuffle-close": () => $("shuffle-dialog").close(),
+      take, open: openRound, recall, approve, correct: correctCard,
       pause: () => simple("pause", { reason: "paused at the table" }),
       resume: () => simple("resume"),
       "cancel-ask": () => $("cancel-dialog").showModal(),

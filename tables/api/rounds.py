@@ -64,6 +64,9 @@ class RoundSerializer(serializers.Serializer):
     opened_at = serializers.CharField()
     settled_at = serializers.CharField(allow_null=True)
     closed_at = serializers.CharField(allow_null=True)
+    view = serializers.DictField(allow_null=True, required=False,
+                                 help_text="the hands as the tablet draws them: dealer and seats, split hands "
+                                           "labelled, totals in words, the hole card face down until the dealer plays")
 
 
 class ScanAnswerSerializer(serializers.Serializer):
@@ -74,6 +77,9 @@ class ScanAnswerSerializer(serializers.Serializer):
     recorded = serializers.ListField(child=serializers.CharField())
     needs_confirmation = serializers.BooleanField()
     candidates = serializers.ListField(child=serializers.DictField())
+    guesses = serializers.ListField(child=serializers.DictField(), required=False,
+                                    help_text="for an unsure read: the reader's best guesses, valid card codes "
+                                              "with their confidence, best first")
 
 
 MAX_BEHIND = 10  # bets behind one seat the API accepts at all (each table sets its own, lower, cap)
@@ -268,7 +274,7 @@ class RoundScanView(ApiView):
             "round": selectors.round_document(result.round), "scan": result.scan.pk,
             "image": selectors.scan_image_url(result.scan.pk), "sha256": result.scan.sha256,
             "recorded": [c.code for c in result.recorded], "needs_confirmation": result.needs_confirmation,
-            "candidates": result.candidates,
+            "candidates": result.candidates, "guesses": result.guesses,
         }).data)  # fmt: skip
 
 

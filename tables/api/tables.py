@@ -34,6 +34,7 @@ class TableSerializer(serializers.Serializer):
     dealer = serializers.CharField(allow_null=True)
     shoe = serializers.DictField(allow_null=True)
     round = serializers.IntegerField(allow_null=True)
+    limits = serializers.DictField(required=False, help_text="per bet kind: {min, max}; and max_bets_behind")
 
 
 class ShuffleInput(StrictInput):

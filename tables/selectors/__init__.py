@@ -8,6 +8,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch, QuerySet
 from django.urls import reverse
 
+from tables import round_view
 from tables.access import AUDITOR_ROLE as AUDITOR
 from tables.access import DEALER_ROLE as DEALER
 from tables.access import GAMES_MANAGER_ROLE as GAMES_MANAGER
@@ -30,7 +31,7 @@ from tables.models import (
     Table,
     TableSession,
 )
-from tables.services import current_shoe, engine_shoe
+from tables.services import current_shoe, engine_shoe, round_state
 
 READ_ROLES = {DEALER, PIT_BOSS, AUDITOR, GAMES_MANAGER, "shift_manager"}
 RECALL_ROUNDS = 10
@@ -108,7 +109,18 @@ def table_document(table: Table) -> dict[str, Any]:
         "dealer": dealer.get_username() if dealer else None,
         "shoe": shoe_gauge(table),
         "round": rnd.pk if rnd else None,
+        "limits": table_limits(table),
     }
+
+
+def table_limits(table: Table) -> dict[str, Any]:
+    """The table's limits per bet kind (``main``, ``perfect-pairs``, ``21+3``, ``behind``) and the cap on bets behind."""
+    out: dict[str, Any] = {}
+    for kind in ("main", "perfect-pairs", "21+3", "behind"):
+        lo, hi = table.limits(kind)
+        out[kind] = {"min": fmt(lo), "max": fmt(hi)}
+    out["max_bets_behind"] = table.max_bets_behind
+    return out
 
 
 def round_get(*, user: Any, pk: int) -> Round:
@@ -154,12 +166,37 @@ def round_document(rnd: Round) -> dict[str, Any]:
     lines = list(rnd.lines.filter(superseded=False).order_by("seat", "id"))
     payments = list(rnd.payments.select_related("recorded_by").order_by("id"))
     approvals = list(rnd.approvals.select_related("approved_by").order_by("approved_at"))
-    return _document(rnd, cards, decisions, lines, payments, approvals)
+    doc = _document(rnd, cards, decisions, lines, payments, approvals)
+    _add_view(rnd, doc)
+    return doc
+
+
+def _add_view(rnd: Round, doc: dict[str, Any]) -> None:
+    """What the tablet shows in words, derived from the engine's live state (the services' replay):
+    ``view`` (hands with totals, split hands labelled, the hole card face down until the dealer
+    plays), each card's ``hand``/``face_up``, and ``next.text``/``next.labels``."""
+    try:
+        state = round_state(rnd)
+    except Exception:  # noqa: BLE001 - a round the engine cannot rebuild is still shown, without the view
+        state = None
+    setup = rnd.setup or {}
+    doc["view"] = round_view.table_view(rnd.game, state, setup, doc["cards"])
+    nxt = dict(doc["next"] or {})
+    if nxt:
+        try:
+            nxt["text"] = round_view.prompt_text(rnd.game, nxt, state, setup)
+        except Exception:  # noqa: BLE001
+            nxt["text"] = nxt.get("reason", "")
+        nxt["labels"] = round_view.action_labels(rnd.game, nxt)
+        nxt["actor_label"] = round_view.actor_label(nxt.get("actor"), setup, rnd.game)
+    doc["next"] = nxt
 
 
 def _document(rnd: Round, cards: list[RoundCard], decisions: list[Decision], lines: list[SettlementLine],
               payments: list[Payment], approvals: list[Approval]) -> dict[str, Any]:
     large_approved = any(a.kind == "large_payout" for a in approvals)
+    card_docs = [_card_json(c) for c in cards]
+    _hole_card(rnd, card_docs)
     return {
         "id": rnd.pk,
         "table": rnd.table_id,
@@ -174,7 +211,7 @@ def _document(rnd: Round, cards: list[RoundCard], decisions: list[Decision], lin
         "shoe": rnd.shoe.number if rnd.shoe_id else None,
         "next": rnd.prompt,
         "seats": rnd.setup.get("seats", []),
-        "cards": [_card_json(c) for c in cards],
+        "cards": card_docs,
         "decisions": [
             {"seq": d.seq, "actor": d.actor, "action": d.action, "amount": fmt(d.amount) if d.amount is not None else None,
              "forced": d.forced, "recorded_by": d.recorded_by.get_username(), "recorded_at": d.recorded_at.isoformat()}
@@ -204,6 +241,20 @@ def _document(rnd: Round, cards: list[RoundCard], decisions: list[Decision], lin
         "settled_at": rnd.settled_at.isoformat() if rnd.settled_at else None,
         "closed_at": rnd.closed_at.isoformat() if rnd.closed_at else None,
     }
+
+
+def _hole_card(rnd: Round, cards: list[dict[str, Any]]) -> None:
+    """Every card ``face_up``; a blackjack dealer's second card (the hole card) face down until the
+    dealer plays, as the stored prompt says (the recall too: game protection while a round is open)."""
+    for c in cards:
+        c["face_up"] = True
+    if rnd.game not in round_view.BLACKJACK:
+        return
+    dealer = [c for c in cards if c["to"] == "dealer"]
+    if len(dealer) >= 2:
+        over = rnd.state in (RoundState.SETTLED, RoundState.MISMATCH, RoundState.CLOSED, RoundState.CANCELLED)
+        dealer[1]["hole"] = True
+        dealer[1]["face_up"] = over or (rnd.prompt or {}).get("phase") in ("dealer", "settle", "settled")
 
 
 def round_recall(*, table: Table, count: int = RECALL_ROUNDS) -> list[dict[str, Any]]:

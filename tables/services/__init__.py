@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
@@ -334,7 +334,8 @@ def _check_limits(table: Table, setup: dict[str, Any]) -> None:
     def within(kind: str, amount: str, field: str) -> None:
         lo, hi = table.limits(kind)
         if not lo <= Decimal(amount) <= hi:
-            name = {"main": "main bet", "ante": "ante", "behind": "bet behind"}.get(kind, f"{kind} bet")
+            name = {"main": "main bet", "ante": "ante", "behind": "bet behind", "perfect-pairs": "Perfect Pairs bet",
+                    "21+3": "21+3 bet"}.get(kind, f"{kind} bet")
             raise InvalidInput(f"the {name} must be between {fmt(lo)} and {fmt(hi)} at this table", field=field)
 
     for i, seat in enumerate(setup["seats"]):
@@ -433,6 +434,11 @@ def _replay(round: Round) -> Any:
     return state
 
 
+def round_state(round: Round) -> Any:
+    """The engine's live state of a stored round (a read: the tablet's view of the hands)."""
+    return _replay(round)
+
+
 def _next_seq(round: Round) -> int:
     a = RoundCard.objects.filter(round=round).aggregate(n=Max("seq"))["n"] or 0
     b = Decision.objects.filter(round=round).aggregate(n=Max("seq"))["n"] or 0
@@ -448,6 +454,35 @@ class ScanResult:
     recorded: list[RoundCard]
     needs_confirmation: bool
     candidates: list[dict[str, Any]]
+    guesses: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _valid_code(code: str) -> bool:
+    try:
+        parse_card(code)
+    except (InvalidInput, ValueError):
+        return False
+    return len(code) <= 3
+
+
+def scan_guesses(found: list[dict[str, Any]], shoe: EngineShoe | None, limit: int = 4) -> list[dict[str, Any]]:
+    """The reader's best guesses for an unsure scan: valid card codes the shoe can still deal, with
+    their confidence, best first (a read code counts as a guess, an "unknown" one brings its guesses)."""
+    best: dict[str, float] = {}
+    for c in found:
+        for g in [c, *(c.get("guesses") or [])]:
+            code, conf = str(g.get("code", "")), float(g.get("confidence", 0.0))
+            if not _valid_code(code):
+                continue
+            code = parse_card(code).code
+            if shoe is not None:
+                try:
+                    shoe.verify_deal(parse_card(code))
+                except (InvalidInput, ValueError):
+                    continue
+            best[code] = max(best.get(code, 0.0), conf)
+    ranked = sorted(best.items(), key=lambda kv: -kv[1])[:limit]
+    return [{"code": k, "confidence": round(v, 4)} for k, v in ranked]
 
 
 def _record_card(round: Round, state: Any, card_code: str, *, actor: Any, field: str,
@@ -472,6 +507,8 @@ def _record_card(round: Round, state: Any, card_code: str, *, actor: Any, field:
     live.deal(round.game, state, card)
     seq = _next_seq(round)
     recognised = str(reading.get("code", "")) if reading else ""
+    if recognised and not _valid_code(recognised):
+        recognised = ""  # an unsure read ("unknown"): nothing was recognised, the dealer named the card
     corrected = bool(recognised) and recognised != card.code
     rc = RoundCard.objects.create(
         round=round, seq=seq, shoe_position=(shoe.cards_dealt + 1) if shoe else None,
@@ -571,7 +608,12 @@ def recognise(image: Any) -> list[dict[str, Any]]:
     for c in recognize(image):
         item = c if isinstance(c, dict) else {k: getattr(c, k) for k in ("code", "confidence", "corners")}
         corners = [[float(x), float(y)] for x, y in item.get("corners", [])]
-        found.append({"code": str(item["code"]), "confidence": float(item["confidence"]), "corners": corners})
+        entry: dict[str, Any] = {"code": str(item["code"]), "confidence": float(item["confidence"]), "corners": corners}
+        guesses = item.get("guesses") if isinstance(item, dict) else getattr(c, "guesses", None)
+        if guesses:  # an unsure read ("unknown"): the reader's best guesses, kept for the dealer to confirm
+            entry["guesses"] = [{"code": str(g["code"]), "confidence": float(g["confidence"])}
+                                for g in guesses if isinstance(g, dict) and "code" in g][:8]
+        found.append(entry)
     found.sort(key=lambda c: min((p[0] for p in c["corners"]), default=0.0))
     return found
 
@@ -629,7 +671,8 @@ def round_scan_card(*, round: Round | int, reading: ScanReading, actor: Any,
         _bump(round, prompt=live.next_step_json(round.game, state))
         audit(actor=actor, action="round.scan", table=round.table, round=round,
               payload={"sha256": sha, "recognised": found, "recorded": [r.code for r in recorded]})  # fmt: skip
-        return ScanResult(round, scan, recorded, needs_confirmation=not recorded, candidates=found)
+        guesses = [] if recorded else scan_guesses(found, engine_shoe(round.shoe) if round.shoe_id else None)
+        return ScanResult(round, scan, recorded, needs_confirmation=not recorded, candidates=found, guesses=guesses)
 
 
 def _record_decision(round: Round, state: Any, prompt: Prompt, *, actor: Any, action: str,

@@ -64,6 +64,14 @@ def scan(page: Any, tmp_path: Path, code: str, confidence: int = 97) -> None:
         page.wait_for_function(f"document.querySelectorAll('.hands .playing-card').length > {before}")
 
 
+def shuffle(page: Any, reason: str = "shuffle point reached") -> None:
+    """Shuffle: the tablet asks for confirmation and a reason first."""
+    page.click("#btn-shuffle")
+    page.wait_for_selector("#shuffle-dialog[open]")
+    page.click(f"[data-shuffle-reason='{reason}']")
+    page.wait_for_selector("#toast:has-text('reshuffle')")
+
+
 def pick(page: Any, code: str) -> None:
     before = page.locator(".hands .playing-card").count()
     page.click(f"[data-rank='{code[0]}']")
@@ -81,8 +89,7 @@ def open_finnish_round(browser: Any, live_server: Any, table: Any, dealer: Any) 
     page.click(f"[data-table='{table.pk}']")
     page.click("#btn-take")
     page.wait_for_selector("#btn-take", state="hidden")
-    page.click("#btn-shuffle")
-    page.wait_for_selector("#toast:has-text('reshuffle')")
+    shuffle(page)
     page.click("[data-chip='1-main-1000']")
     page.click("#btn-open")
     needs(page, "card")
@@ -95,8 +102,7 @@ def open_bluffjack_hand(browser: Any, live_server: Any, table: Any, dealer: Any)
     page = sign_in(browser, live_server, dealer)
     page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
     page.click("#btn-take")
-    page.click("#btn-shuffle")
-    page.wait_for_selector("#toast:has-text('reshuffle')")
+    shuffle(page)
     page.click("[data-chip='1-main-1000']")
     page.click("[data-dealer='1']")
     page.click("[data-chip='2-main-1000']")
@@ -156,8 +162,7 @@ def test_a_blackjack_round_with_two_seats_a_split_a_bet_behind_and_a_mismatch_bl
     page = sign_in(browser, live_server, dealer)
     page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
     page.click("#btn-take")
-    page.click("#btn-shuffle")
-    page.wait_for_selector("#toast:has-text('reshuffle')")
+    shuffle(page)
     page.click("[data-chip='3-main-500']")
     page.click("[data-chip='3-main-500']")
     page.click("[data-chip='3-pp-500']")
@@ -178,7 +183,7 @@ def test_a_blackjack_round_with_two_seats_a_split_a_bet_behind_and_a_mismatch_bl
     page.click("[data-action='stand']")
     pick(page, "9C")
     page.click("[data-action='stand']")
-    page.wait_for_selector("#prompt:has-text('seat:5')")
+    page.wait_for_selector("#prompt:has-text('Seat 5')")
     page.click("[data-action='stand']")
     pick(page, "9S")
     needs(page, "settle")
@@ -200,6 +205,7 @@ def test_a_blackjack_round_with_two_seats_a_split_a_bet_behind_and_a_mismatch_bl
     boss.click("[data-reason='player accepted the amount']")
     boss.click("#btn-approve")
     page.wait_for_selector("#closed-flag")
+    assert "approved short payment by pitboss: player accepted the amount" in page.inner_text("#closed-flag")
     rnd = Round.objects.get(table=table)
     assert rnd.state == RoundState.CLOSED
     assert rnd.approvals.get().approved_by == pit_boss
@@ -214,8 +220,7 @@ def test_double_then_scan_card_doubles_the_bet(browser, live_server, demo_casino
     page = sign_in(browser, live_server, dealer)
     page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
     page.click("#btn-take")
-    page.click("#btn-shuffle")
-    page.wait_for_selector("#toast:has-text('reshuffle')")
+    shuffle(page)
     page.click("[data-chip='1-main-500']")
     page.click("[data-chip='1-main-500']")
     page.click("#btn-open")
@@ -241,8 +246,7 @@ def test_the_round_survives_a_reload(browser, live_server, demo_casino, dealer):
     page = sign_in(browser, live_server, dealer)
     page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
     page.click("#btn-take")
-    page.click("#btn-shuffle")
-    page.wait_for_selector("#toast:has-text('reshuffle')")
+    shuffle(page)
     page.click("[data-chip='1-main-500']")
     page.click("#btn-open")
     for code in ["TS", "6D", "7H", "9C"]:

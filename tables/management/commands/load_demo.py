@@ -99,11 +99,16 @@ class Command(BaseCommand):
         if Round.objects.exists():
             self.stdout.write("Simulated history: rounds already exist, none added.")
             return
-        result = simulate_floor(tables=3, days=days, rounds_per_hour=20, seed=1)
+        result = simulate_floor(tables=3, days=days, rounds_per_hour=20, seed=1, leave_free=True)
         today = gaming_day_of(timezone.now())
         for d in range(days - 1, -1, -1):
             audit_floor_day(today - timedelta(days=d), result.tables)
-        self.stdout.write(f"Simulated history: {days} gaming day(s) at tables {result.tables}, audited.")
+        # The simulated dealers' shifts are over: every table is free for the demo dealer to take.
+        from tables.models import TableSession
+
+        TableSession.objects.filter(closed_at__isnull=True, dealer__username__startswith="sim-dealer-").update(
+            closed_at=timezone.now())
+        self.stdout.write(f"Simulated history: {days} gaming day(s) at tables {result.tables}, audited; every table free.")
 
     def _users(self, *, reset: bool) -> None:
         User = get_user_model()
