@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from tables import live, round_view
+from tables import round_view
+from tables.engine import live
 from tables.engine.cards import parse_card
 
 
