@@ -38,8 +38,11 @@ from tests.api.pot_oracle import blackjack_total, rummy_hand_score, rummy_winner
 
 pytestmark = pytest.mark.django_db
 
-BLUFFJACK_HANDS, BLUFFJACK_HANDS_SLOW = 10, 2000
-RUMMY_DEALS, RUMMY_DEALS_SLOW = 3, 700
+# Every request costs ~80 ms on the shared test machine (a Rummy deal is ~100 of them): the default run
+# keeps to a few minutes; the environment can ask for more (POT_BLUFFJACK_HANDS, POT_RUMMY_DEALS).
+BLUFFJACK_HANDS = int(os.environ.get("POT_BLUFFJACK_HANDS", 100))
+RUMMY_DEALS = int(os.environ.get("POT_RUMMY_DEALS", 12))
+BLUFFJACK_HANDS_SLOW, RUMMY_DEALS_SLOW = 2000, 300
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
 
 
@@ -374,14 +377,11 @@ class RummyDriver:
         player = doc["next"]["actor"].removeprefix("player:")
         body = {"action": action, "player": player, "version": doc["version"], **extra}
         response = self.api.post(f"/api/rummy/games/{self.gid}/actions/", body, format="json")
-        if os.environ.get("POT_DEBUG"):
+        if os.environ.get("POT_DEBUG") == "2":
             print(action, player, extra, response.status_code, sorted(self.hands.get(player, {}).elements()),
                   doc["top_discard"], doc["stock"])
         if response.status_code == 422 and action in ("lay_off", "lay_down"):
             return {}  # the driver's guess was refused: the state is unchanged
-        if response.status_code == 422 and response.json()["rule"] == "rummy.claim-needs-stock":
-            # The prompt offered the claim although the stock cannot give the penalty card (reported).
-            return self.act(doc, "pass_claim")
         new = ok(response)
         self.account(doc, new, player, action, extra)
         return new
@@ -477,7 +477,7 @@ def _rummy_game(api: APIClient, table: Any, rnd: random.Random) -> dict[str, Any
     playing = [g for g in games if g["state"] == "playing"]
     if playing:
         return playing[0]
-    players = NAMES[: rnd.choice([3, 3, 3, 4, 4, 5])]
+    players = NAMES[: rnd.choice([3, 3, 3, 3, 4, 5])]
     return ok(api.post(f"/api/tables/{table.pk}/rummy/games/",
                        {"players": players, "dealer": rnd.choice(players)}, format="json"), 201)  # fmt: skip
 
