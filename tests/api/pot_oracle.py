@@ -44,6 +44,36 @@ def blackjack_total(codes: Iterable[str]) -> int:
     return total
 
 
+_TWO_CARD_21 = {"T": 0, "J": 1, "Q": 2, "K": 3}  # A-T < A-J < A-Q < A-K, each suited above offsuit
+
+
+def hand_rank(
+    codes: Sequence[str], *, charlie: int = 0, charlie_tiebreak: bool = False, best_hand: bool = False
+) -> tuple[int, ...] | None:
+    """How good a hand is at the showdown (higher is better), None when it is over 21.
+
+    The text: closest to 21 without going over.  Charlies (``charlie`` 5, 7 or 10): a hand of that
+    many cards under 21 "would be the highest valued hand that is not equal to 21"; between Charlies the
+    higher total wins, and with the minimum-size variant a tie on the sum goes to the longer Charlie (the
+    system reads "that many cards" as that many or more, as a Five-Card Charlie is read at blackjack).
+    "Best hand": two-card 21s rank A-K suited, A-K, A-Q suited, A-Q, A-J suited, A-J, A-T suited,
+    A-T, then a 21 of three or more cards, then Charlies, then 20 down to 2.
+    """
+    codes = [c.upper().replace("10", "T") for c in codes]
+    total = blackjack_total(codes)
+    if total > 21:
+        return None
+    if total == 21:
+        if best_hand and len(codes) == 2:
+            ten = next(c for c in codes if c[0] != "A")
+            suited = codes[0][1] == codes[1][1]
+            return (3, 1 + 2 * _TWO_CARD_21.get(ten[0], 0) + int(suited))
+        return (3, 0)
+    if charlie and len(codes) >= charlie:
+        return (2, total, len(codes) if charlie_tiebreak else 0)
+    return (1, total)
+
+
 @dataclass
 class PotResult:
     amount: int
@@ -79,6 +109,10 @@ def settle_bluffjack(
     actions: Sequence[tuple[str, str, int | None]],
     *,
     ante: int = 1,
+    charlie: int = 0,
+    charlie_tiebreak: bool = False,
+    best_hand: bool = False,
+    odd_chip_to_house: bool = False,
 ) -> BluffjackSettlement:
     """Settle one hand.
 
@@ -127,7 +161,9 @@ def settle_bluffjack(
         if len(contenders) == 1:
             winners = contenders  # "if only one player remains, they win the pot, even if they went over 21"
         else:
-            standing = {p: blackjack_total(cards[p]) for p in contenders if blackjack_total(cards[p]) <= 21}
+            ranks = {p: hand_rank(cards[p], charlie=charlie, charlie_tiebreak=charlie_tiebreak, best_hand=best_hand)
+                     for p in contenders}  # fmt: skip
+            standing = {p: r for p, r in ranks.items() if r is not None}
             if not standing:
                 winners = []  # "all players went over 21, no player wins the pot. The money goes to the house."
             else:
@@ -140,8 +176,11 @@ def settle_bluffjack(
             share, odd = divmod(amount, len(winners))
             for p in winners:
                 pot.shares[p] = share
-            for p in [q for q in from_left if q in winners][:odd]:
-                pot.shares[p] += 1
+            if odd_chip_to_house:
+                house += odd
+            else:
+                for p in [q for q in from_left if q in winners][:odd]:
+                    pot.shares[p] += 1
             for p, s in pot.shares.items():
                 won[p] += s
         pots.append(pot)

@@ -32,9 +32,10 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from tables import services
-from tables.models import BluffjackGame, Round, RoundState
+from tables.models import BluffjackGame, Round, RoundState, Table
 from tests.api.conftest import client_for
 from tests.api.pot_oracle import blackjack_total, rummy_hand_score, rummy_winners, settle_bluffjack
+from tests.factories import RuleSetFactory, game, published
 
 pytestmark = pytest.mark.django_db
 
@@ -42,6 +43,7 @@ pytestmark = pytest.mark.django_db
 # keeps to a few minutes; the environment can ask for more (POT_BLUFFJACK_HANDS, POT_RUMMY_DEALS).
 BLUFFJACK_HANDS = int(os.environ.get("POT_BLUFFJACK_HANDS", 100))
 RUMMY_DEALS = int(os.environ.get("POT_RUMMY_DEALS", 12))
+BLUFFJACK_VARIANT_HANDS = int(os.environ.get("POT_BLUFFJACK_VARIANT_HANDS", 25))
 BLUFFJACK_HANDS_SLOW, RUMMY_DEALS_SLOW = 2000, 300
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
 
@@ -145,7 +147,8 @@ def _play_hand(api: APIClient, table: Any, doc: dict[str, Any], rnd: random.Rand
     raise AssertionError(f"hand {rid} did not end: {doc['next']}")
 
 
-def _check_hand(api: APIClient, doc: dict[str, Any], house_before: int) -> None:
+def _check_hand(api: APIClient, doc: dict[str, Any], house_before: int, seen: Counter[str],
+                params: dict[str, Any]) -> None:  # fmt: skip
     """The settled hand against the independent settlement; then paid, closed, and the stacks carried."""
     assert doc["state"] in ("settled", "closed"), doc["state"]
     seats = [(s["player"], int(s["stack"])) for s in doc["seats"]]
@@ -156,7 +159,22 @@ def _check_hand(api: APIClient, doc: dict[str, Any], house_before: int) -> None:
     for d in doc["decisions"]:
         amount = d.get("amount")
         actions.append((d["actor"].removeprefix("player:"), d["action"], int(float(amount)) if amount else None))
-    expected = settle_bluffjack(seats, dealer, cards, actions)
+    expected = settle_bluffjack(
+        seats, dealer, cards, actions, ante=params.get("ante", 1), charlie=params.get("charlie", 0),
+        charlie_tiebreak=params.get("charlie_minimum_tiebreak", False), best_hand=params.get("best_hand_ranking", False),
+        odd_chip_to_house=params.get("odd_chip") == "house",
+    )  # fmt: skip
+    seen["hands"] += 1
+    seen["side pots"] += len(expected.pots) > 1
+    seen["to the house"] += expected.house > 0
+    seen["split"] += any(len(p.winners) > 1 for p in expected.pots)
+    seen["odd chip"] += any(p.winners and p.amount % len(p.winners) for p in expected.pots)
+    seen["lone player over 21"] += any(len(p.contenders) == 1 and blackjack_total(cards[p.winners[0]]) > 21
+                                       for p in expected.pots)  # fmt: skip
+    seen["showdown"] += any(len(p.contenders) > 1 for p in expected.pots)
+    seen["charlie"] += bool(params.get("charlie")) and any(
+        len(cards[w]) >= params["charlie"] and blackjack_total(cards[w]) < 21
+        for p in expected.pots if len(p.contenders) > 1 for w in p.winners)  # fmt: skip
 
     context = (doc["id"], seats, dealer, cards, actions, expected.pots)
     # Per seat: the chips put in and the net over all the pots.
@@ -195,6 +213,7 @@ def _check_hand(api: APIClient, doc: dict[str, Any], house_before: int) -> None:
     holding = [p for p, chips in game["stacks"].items() if chips > 0]
     if len(holding) == 1:
         assert game["state"] == "over" and game["winner"] == holding[0], game
+        seen["game won"] += 1
     elif holding:
         assert game["state"] == "playing", game
         # The button passes to the next player on the left who still holds chips.
@@ -203,10 +222,16 @@ def _check_hand(api: APIClient, doc: dict[str, Any], house_before: int) -> None:
         assert game["button"] == next(p for p in order[i + 1:] + order[: i + 1] if game["stacks"][p] > 0), game
 
 
-def _run_bluffjack(examples: int, demo_casino: Any, dealer: Any) -> None:
+def _run_bluffjack(examples: int, demo_casino: Any, dealer: Any, params: dict[str, Any] | None = None) -> Counter[str]:
     api = client_for(dealer)
     table = demo_casino.tables["bluffjack"]
+    params = params or {}
+    if params:  # a house rule set with the text's variants, published and put on the table
+        rule_set = published(RuleSetFactory, game=game("bluffjack"), params=params)
+        Table.objects.filter(pk=table.pk).update(rule_set=rule_set)
+        table.refresh_from_db()
     services.table_open(table=table, actor=dealer)
+    seen: Counter[str] = Counter()
 
     @_settings(examples)
     @given(seed=st.integers(0, 2**32 - 1))
@@ -221,18 +246,41 @@ def _run_bluffjack(examples: int, demo_casino: Any, dealer: Any) -> None:
         game = _bluffjack_game(table)
         house_before = game.house if game is not None and game.state == "playing" else 0
         doc = _open_hand(api, table, rnd)
-        _check_hand(api, _play_hand(api, table, doc, rnd), house_before)
+        _check_hand(api, _play_hand(api, table, doc, rnd), house_before, seen, params)
 
     play_one()
+    if os.environ.get("POT_DEBUG"):
+        print(params, dict(seen))
+    return seen
 
 
 def test_bluffjack_hands_settle_as_the_independent_settlement(demo_casino: Any, dealer: Any) -> None:
-    _run_bluffjack(BLUFFJACK_HANDS, demo_casino, dealer)
+    seen = _run_bluffjack(BLUFFJACK_HANDS, demo_casino, dealer)
+    if BLUFFJACK_HANDS >= 100:  # the random play reaches every way a pot is settled
+        for case in ("side pots", "to the house", "split", "odd chip", "lone player over 21", "showdown", "game won"):
+            assert seen[case], (case, seen)
+
+
+# The text's variants as rule-set options (no_house and the next-pot odd chip are not covered here).
+VARIANTS = [
+    {"charlie": 5, "best_hand_ranking": True},
+    {"charlie": 5, "charlie_minimum_tiebreak": True, "odd_chip": "house", "ante": 2, "minimum_raise": 2},
+    {"two_initial_bets": True, "bet_after_each_card": True},
+]
+
+
+@pytest.mark.parametrize("params", VARIANTS, ids=["charlie-best-hand", "charlie-tiebreak-odd-chip-house", "more-betting"])
+def test_bluffjack_variants_settle_as_the_independent_settlement(demo_casino: Any, dealer: Any,
+                                                                 params: dict[str, Any]) -> None:  # fmt: skip
+    _run_bluffjack(BLUFFJACK_VARIANT_HANDS, demo_casino, dealer, params)
 
 
 @pytest.mark.slow
-def test_many_bluffjack_hands_settle_as_the_independent_settlement(demo_casino: Any, dealer: Any) -> None:
-    _run_bluffjack(BLUFFJACK_HANDS_SLOW, demo_casino, dealer)
+@pytest.mark.parametrize("params", [{}, *VARIANTS], ids=["published", "charlie-best-hand",
+                                                          "charlie-tiebreak-odd-chip-house", "more-betting"])
+def test_many_bluffjack_hands_settle_as_the_independent_settlement(demo_casino: Any, dealer: Any,
+                                                                   params: dict[str, Any]) -> None:  # fmt: skip
+    _run_bluffjack(BLUFFJACK_HANDS_SLOW, demo_casino, dealer, params)
 
 
 # ------------------------------------------------------------------------------------- Contract Rummy
