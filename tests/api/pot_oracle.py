@@ -143,7 +143,7 @@ def settle_bluffjack(
 
     # Clockwise from the dealer's left: who is "nearest the dealer's left" for odd chips.
     d = names.index(dealer)
-    from_left = names[d + 1:] + names[: d + 1]
+    from_left = names[d + 1 :] + names[: d + 1]
 
     live = [p for p in names if p not in folded]
     assert live, "everybody folded"
@@ -187,8 +187,9 @@ def settle_bluffjack(
         pot_levels.append(level)
     # Chips folded players put in above every live player's level would have no claimant.
     assert below == max(committed.values()), (committed, folded)
-    return BluffjackSettlement(committed=committed, won=won, house=house, folded=folded, pots=pots,
-                               levels=pot_levels)
+    return BluffjackSettlement(
+        committed=committed, won=won, house=house, folded=folded, pots=pots, levels=pot_levels
+    )
 
 
 # -------------------------------------------------------------------------------------- Contract Rummy
@@ -206,11 +207,11 @@ def rummy_card_points(code: str) -> int:
 
 
 def rummy_hand_score(codes: Iterable[str]) -> int:
-    """"Each player scores the sum of all cards in his hand" (the table of the text)."""
+    """The text: "each player scores the sum of all cards in his hand", by its table of card values."""
     return sum(rummy_card_points(c) for c in codes)
 
 
 def rummy_winners(totals: dict[str, int]) -> list[str]:
-    """"The player with the fewest points at the end of the seven deals wins the game" (ties share)."""
+    """The text: "the player with the fewest points at the end of the seven deals wins the game" (ties share)."""
     low = min(totals.values())
     return [p for p, t in totals.items() if t == low]

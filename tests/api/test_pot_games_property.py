@@ -158,7 +158,9 @@ def _check_hand(api: APIClient, doc: dict[str, Any], house_before: int, seen: Co
     actions = []
     for d in doc["decisions"]:
         amount = d.get("amount")
-        actions.append((d["actor"].removeprefix("player:"), d["action"], int(float(amount)) if amount else None))
+        actions.append(
+            (d["actor"].removeprefix("player:"), d["action"], int(float(amount)) if amount else None)
+        )
     expected = settle_bluffjack(
         seats, dealer, cards, actions, ante=params.get("ante", 1), charlie=params.get("charlie", 0),
         charlie_tiebreak=params.get("charlie_minimum_tiebreak", False), best_hand=params.get("best_hand_ranking", False),
@@ -197,7 +199,9 @@ def _check_hand(api: APIClient, doc: dict[str, Any], house_before: int, seen: Co
             put = expected.pot_wager(player, k)
             if put or player in pot.shares:
                 wanted[(name, seat)] = (put, pot.shares.get(player, 0) - put)
-    assert {k: v for k, v in stored.items() if v != (0, 0)} == {k: v for k, v in wanted.items() if v != (0, 0)}, context
+    assert {k: v for k, v in stored.items() if v != (0, 0)} == {
+        k: v for k, v in wanted.items() if v != (0, 0)
+    }, context
     assert sum(_chips(ln["net"]) for ln in doc["settlement"]) == -expected.house  # only chips changing hands
 
     rid = doc["id"]
@@ -219,10 +223,14 @@ def _check_hand(api: APIClient, doc: dict[str, Any], house_before: int, seen: Co
         # The button passes to the next player on the left who still holds chips.
         order = [p for p, _ in seats]
         i = order.index(dealer)
-        assert game["button"] == next(p for p in order[i + 1:] + order[: i + 1] if game["stacks"][p] > 0), game
+        assert game["button"] == next(p for p in order[i + 1 :] + order[: i + 1] if game["stacks"][p] > 0), (
+            game
+        )
 
 
-def _run_bluffjack(examples: int, demo_casino: Any, dealer: Any, params: dict[str, Any] | None = None) -> Counter[str]:
+def _run_bluffjack(
+    examples: int, demo_casino: Any, dealer: Any, params: dict[str, Any] | None = None
+) -> Counter[str]:
     api = client_for(dealer)
     table = demo_casino.tables["bluffjack"]
     params = params or {}
@@ -257,7 +265,15 @@ def _run_bluffjack(examples: int, demo_casino: Any, dealer: Any, params: dict[st
 def test_bluffjack_hands_settle_as_the_independent_settlement(demo_casino: Any, dealer: Any) -> None:
     seen = _run_bluffjack(BLUFFJACK_HANDS, demo_casino, dealer)
     if BLUFFJACK_HANDS >= 100:  # the random play reaches every way a pot is settled
-        for case in ("side pots", "to the house", "split", "odd chip", "lone player over 21", "showdown", "game won"):
+        for case in (
+            "side pots",
+            "to the house",
+            "split",
+            "odd chip",
+            "lone player over 21",
+            "showdown",
+            "game won",
+        ):
             assert seen[case], (case, seen)
 
 
@@ -269,15 +285,20 @@ VARIANTS = [
 ]
 
 
-@pytest.mark.parametrize("params", VARIANTS, ids=["charlie-best-hand", "charlie-tiebreak-odd-chip-house", "more-betting"])
+@pytest.mark.parametrize(
+    "params", VARIANTS, ids=["charlie-best-hand", "charlie-tiebreak-odd-chip-house", "more-betting"]
+)
 def test_bluffjack_variants_settle_as_the_independent_settlement(demo_casino: Any, dealer: Any,
                                                                  params: dict[str, Any]) -> None:  # fmt: skip
     _run_bluffjack(BLUFFJACK_VARIANT_HANDS, demo_casino, dealer, params)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("params", [{}, *VARIANTS], ids=["published", "charlie-best-hand",
-                                                          "charlie-tiebreak-odd-chip-house", "more-betting"])
+@pytest.mark.parametrize(
+    "params",
+    [{}, *VARIANTS],
+    ids=["published", "charlie-best-hand", "charlie-tiebreak-odd-chip-house", "more-betting"],
+)
 def test_many_bluffjack_hands_settle_as_the_independent_settlement(demo_casino: Any, dealer: Any,
                                                                    params: dict[str, Any]) -> None:  # fmt: skip
     _run_bluffjack(BLUFFJACK_HANDS_SLOW, demo_casino, dealer, params)
@@ -302,7 +323,9 @@ def _is_joker(code: str) -> bool:
 
 
 def _full_shoe(players: int) -> list[str]:
-    decks, jokers = (2, 1) if players <= 4 else (3, 2)  # the text: 3-4 players two decks + a joker, more three + two
+    decks, jokers = (
+        (2, 1) if players <= 4 else (3, 2)
+    )  # the text: 3-4 players two decks + a joker, more three + two
     return [r + s for r in RANKS for s in SUITS] * decks + ["JK"] * jokers
 
 
@@ -367,7 +390,9 @@ def _find_contract(hand: Counter[str], contract: list[str]) -> list[list[str]] |
             need = Counter(meld)
             if need - left:
                 continue
-            rest = search(i + 1, left - need, used_ranks | ({rank} if rank else set()), runs + ([run] if run else []))
+            rest = search(
+                i + 1, left - need, used_ranks | ({rank} if rank else set()), runs + ([run] if run else [])
+            )
             if rest is not None:
                 return [meld, *rest]
         return None
@@ -377,23 +402,33 @@ def _find_contract(hand: Counter[str], contract: list[str]) -> list[list[str]] |
     return search(0, Counter(hand), set(), [])
 
 
+def _potential(hand: Counter[str], contract: list[str]) -> int:
+    """A rough measure of how near a hand is to the contract: its best sets and four-card runs, counted."""
+    naturals = [c for c in hand.elements() if not _is_joker(c)]
+    by_rank = Counter(_rank(c) for c in naturals)
+    sets = sorted((min(n, 3) for n in by_rank.values()), reverse=True)[: contract.count("set")]
+    windows = []
+    for suit in SUITS:
+        have = {v for c in naturals if c[1] == suit for v in RUN_RANKS[_rank(c)]}
+        for low in range(1, 12):
+            windows.append((sum(v in have for v in range(low, low + 4)), suit, low))
+    runs: list[tuple[str, int]] = []
+    run_score = 0
+    for present, suit, low in sorted(windows, reverse=True):
+        if len(runs) == contract.count("sequence"):
+            break
+        if any(s == suit and abs(low - lo) <= 4 for s, lo in runs):
+            continue  # runs of one suit must not overlap or touch
+        runs.append((suit, low))
+        run_score += present
+    return 3 * sum(sets) + 2 * run_score
+
+
 def _usefulness(code: str, hand: Counter[str], contract: list[str]) -> int:
-    """How much a card helps towards the contract: same-rank mates for sets, suit neighbours for runs."""
+    """What the hand loses without the card (a Joker is always kept)."""
     if _is_joker(code):
-        return 100
-    rest = hand.copy()
-    rest[code] -= 1
-    mates = sum(n for c, n in rest.items() if n > 0 and not _is_joker(c) and _rank(c) == _rank(code))
-    vals = RUN_RANKS[_rank(code)]
-    near = {abs(v - w) for c, n in rest.items() if n > 0 and not _is_joker(c) and c[1] == code[1] and c != code
-            for v in vals for w in RUN_RANKS[_rank(c)]}  # fmt: skip
-    neighbours = sum(1 for d in (1, 2) if d in near) + (1 in near)
-    score = 0
-    if "set" in contract:
-        score += 3 * mates
-    if "sequence" in contract:
-        score += 2 * neighbours
-    return score
+        return 1000
+    return _potential(hand, contract) - _potential(hand - Counter([code]), contract)
 
 
 def _fits(code: str, meld: dict[str, Any]) -> bool:
@@ -426,15 +461,24 @@ class RummyDriver:
         body = {"action": action, "player": player, "version": doc["version"], **extra}
         response = self.api.post(f"/api/rummy/games/{self.gid}/actions/", body, format="json")
         if os.environ.get("POT_DEBUG") == "2":
-            print(action, player, extra, response.status_code, sorted(self.hands.get(player, {}).elements()),
-                  doc["top_discard"], doc["stock"])
+            print(
+                action,
+                player,
+                extra,
+                response.status_code,
+                sorted(self.hands.get(player, Counter()).elements()),
+                doc["top_discard"],
+                doc["stock"],
+            )
         if response.status_code == 422 and action in ("lay_off", "lay_down"):
             return {}  # the driver's guess was refused: the state is unchanged
         new = ok(response)
         self.account(doc, new, player, action, extra)
         return new
 
-    def account(self, before: dict[str, Any], after: dict[str, Any], player: str, action: str, extra: dict) -> None:
+    def account(
+        self, before: dict[str, Any], after: dict[str, Any], player: str, action: str, extra: dict
+    ) -> None:
         """Our own hands after the action, checked against the document's."""
         if player not in self.hands:  # the dealer's own actions (a reshuffle of the discards) move no hand
             mine = Counter()
@@ -479,8 +523,9 @@ class RummyDriver:
             return self.rnd.random() < 0.5
         if player in self.met:
             return any(_fits(card, m) for m in melds)
-        hand = self.hands[player] + Counter([card])
-        return _usefulness(card, hand, contract) >= 3
+        return _potential(self.hands[player] + Counter([card]), contract) > _potential(
+            self.hands[player], contract
+        )
 
     def step(self, doc: dict[str, Any]) -> dict[str, Any]:
         nxt = doc["next"]
@@ -496,7 +541,7 @@ class RummyDriver:
             take = top is not None and self.wants(player, top, contract, melds)
             return self.act(doc, "take_discard" if take else "decline_discard")
         if "claim_discard" in allowed:
-            claim = top is not None and self.rnd.random() < 0.25 and self.wants(player, top, contract, melds)
+            claim = top is not None and self.rnd.random() < 0.15 and self.wants(player, top, contract, melds)
             return self.act(doc, "claim_discard" if claim else "pass_claim")
         if "lay_down" in allowed and player not in self.met:
             found = _find_contract(self.hands[player], contract)
@@ -530,7 +575,9 @@ def _rummy_game(api: APIClient, table: Any, rnd: random.Random) -> dict[str, Any
                        {"players": players, "dealer": rnd.choice(players)}, format="json"), 201)  # fmt: skip
 
 
-def _play_deal(api: APIClient, table: Any, rnd: random.Random, max_actions: int) -> tuple[dict[str, Any], Any]:
+def _play_deal(
+    api: APIClient, table: Any, rnd: random.Random, max_actions: int
+) -> tuple[dict[str, Any], Any]:
     game = _rummy_game(api, table, rnd)
     gid = game["id"]
     if rnd.random() < 0.8:  # the shuffler's order, read at the table
@@ -548,7 +595,9 @@ def _play_deal(api: APIClient, table: Any, rnd: random.Random, max_actions: int)
         doc = driver.step(doc)
         if doc["deals"][number - 1]["ended_at"]:
             if os.environ.get("POT_DEBUG"):
-                print(f"deal {number} players {len(doc['players'])}: {driver.actions} actions, out {doc['deals'][-1]['out']}")
+                print(
+                    f"deal {number} players {len(doc['players'])}: {driver.actions} actions, out {doc['deals'][-1]['out']}"
+                )
             return doc, driver
     raise AssertionError(f"deal {number} of game {gid} did not end in {max_actions} actions: {doc['next']}")
 
@@ -582,7 +631,11 @@ def _run_rummy(examples: int, demo_casino: Any, dealer: Any, pit_boss: Any) -> N
         # A failing example (while Hypothesis shrinks) may leave its deal open: end that game.
         for g in ok(api.get(f"/api/tables/{table.pk}/rummy/games/")):
             if g["state"] == "playing" and g["deals"] and not g["deals"][-1]["ended_at"]:
-                ok(client_for(pit_boss).post(f"/api/rummy/games/{g['id']}/end/", {"reason": "test reset"}, format="json"))
+                ok(
+                    client_for(pit_boss).post(
+                        f"/api/rummy/games/{g['id']}/end/", {"reason": "test reset"}, format="json"
+                    )
+                )
         rnd = random.Random(seed)
         _check_deal(*_play_deal(api, table, rnd, max_actions=3000))
 
@@ -594,5 +647,7 @@ def test_rummy_deals_score_as_the_independent_scoring(demo_casino: Any, dealer: 
 
 
 @pytest.mark.slow
-def test_many_rummy_deals_score_as_the_independent_scoring(demo_casino: Any, dealer: Any, pit_boss: Any) -> None:
+def test_many_rummy_deals_score_as_the_independent_scoring(
+    demo_casino: Any, dealer: Any, pit_boss: Any
+) -> None:
     _run_rummy(RUMMY_DEALS_SLOW, demo_casino, dealer, pit_boss)
