@@ -506,6 +506,8 @@ class RummyDriver:
         if after.get("deal") == before.get("deal") and not after["deals"][-1]["ended_at"]:
             for p, cards in after["hands"].items():
                 assert Counter(cards) == self.hands[p], (action, p, cards, self.hands[p])
+                # The points the tablet shows for a hand are its score, were the deal to end now.
+                assert after["hand_points"][p] == rummy_hand_score(cards), (p, cards, after["hand_points"])
 
     penalty = 1
 
