@@ -104,7 +104,8 @@ def _bet(nxt: dict[str, Any], rnd: random.Random) -> dict[str, Any]:
     allowed = nxt["allowed"]
     extra = nxt.get("extra") or {}
     if nxt.get("forced") == "raise":
-        return {"action": "raise", "amount": str(extra.get("minimum_raise", 1))}
+        room = int(extra["stack"]) - int(extra.get("to_call", 0))  # all-in if he holds less than the raise
+        return {"action": "raise", "amount": str(min(int(extra.get("minimum_raise", 1)), room))}
     weights = {"call": 6, "raise": 3, "fold": 2, "hit": 0, "stand": 0}
     action = rnd.choices(allowed, [weights.get(a, 1) for a in allowed])[0]
     if action != "raise":
