@@ -6,15 +6,24 @@ out of the table's real shoe (a random one of the cards it still holds) and whos
 stands are random choices among what the round's ``next`` prompt allows.  After each hand the chips
 every player put in and won, the house's take and the stacks the game carries must equal
 ``tests/api/pot_oracle.settle_bluffjack`` of the hand as the round document records it (seats,
-button, cards, decisions); paying the due amounts closes the round.
+button, cards, decisions), pot by pot (main pot and side pots); paying the due amounts closes the
+round, and the game's stacks, house, button and winner follow.  The published rule set runs first;
+three house rule sets then run the text's variants (Charlies with and without the longer-Charlie
+tiebreak, the best-hand ranking, the odd chip to the house, a bigger ante and raise, two initial bets
+and betting after each card).  The default run must reach every way a pot settles (side pots, all
+over 21 to the house, a split, an odd chip, a lone player over 21, a showdown, a game won).
 
 Contract Rummy: random games of 3-5 players, each deal from a random shoe order (sometimes the
 server's own shuffle), every turn a random but purposeful choice among the prompt's allowed actions
 (take or decline the discard, claims, lay the contract down when the hand holds it, lay off, discard).
 The test keeps its own account of every hand from the actions (a draw adds exactly the card the
 document shows, a meld or a discard takes its cards out) and, when a deal ends, each player's score on
-the server's sheet must equal ``pot_oracle.rummy_hand_score`` of the cards left in that hand; the
-totals and the winners of a finished game must follow.
+the server's sheet must equal ``pot_oracle.rummy_hand_score`` of the cards left in that hand (and the
+live hand points must equal it after every action); the totals and the winners of a finished game
+must follow.  The examples share one table, so the deals run through whole seven-deal games.
+
+Each example is one hand or one deal played from ``random.Random(seed)``; nothing is shrunk (a smaller
+seed is no simpler a hand) and a failure names its seed.  ``POT_DEBUG=1`` prints what was covered.
 
 The settlement is written from the rule texts for the test, never from ``tables.engine``.
 """
