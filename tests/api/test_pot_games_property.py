@@ -48,11 +48,13 @@ from tests.factories import RuleSetFactory, game, published
 
 pytestmark = pytest.mark.django_db
 
-# Every request costs ~80 ms on the shared test machine (a Rummy deal is ~100 of them): the default run
-# keeps to a few minutes; the environment can ask for more (POT_BLUFFJACK_HANDS, POT_RUMMY_DEALS).
+# Every request costs ~80 ms on the shared test machine; a Bluffjack hand is ~20 of them, a Rummy deal
+# 80-400 (a seven-deal game ~1300).  The default run (about 100 hands + 45 variant hands + 8 deals: one
+# whole game and the next's first deal) keeps to a few minutes; the environment can ask for more
+# (POT_BLUFFJACK_HANDS, POT_BLUFFJACK_VARIANT_HANDS, POT_RUMMY_DEALS), ``-m slow`` runs many more.
 BLUFFJACK_HANDS = int(os.environ.get("POT_BLUFFJACK_HANDS", 100))
-RUMMY_DEALS = int(os.environ.get("POT_RUMMY_DEALS", 12))
-BLUFFJACK_VARIANT_HANDS = int(os.environ.get("POT_BLUFFJACK_VARIANT_HANDS", 25))
+RUMMY_DEALS = int(os.environ.get("POT_RUMMY_DEALS", 8))
+BLUFFJACK_VARIANT_HANDS = int(os.environ.get("POT_BLUFFJACK_VARIANT_HANDS", 15))
 BLUFFJACK_HANDS_SLOW, RUMMY_DEALS_SLOW = 2000, 300
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
 
