@@ -48,14 +48,16 @@ from tests.factories import RuleSetFactory, game, published
 
 pytestmark = pytest.mark.django_db
 
-# Every request costs ~80 ms on the shared test machine; a Bluffjack hand is ~20 of them, a Rummy deal
-# 80-400 (a seven-deal game ~1300).  The default run (about 100 hands + 45 variant hands + 8 deals: one
-# whole game and the next's first deal) keeps to a few minutes; the environment can ask for more
-# (POT_BLUFFJACK_HANDS, POT_BLUFFJACK_VARIANT_HANDS, POT_RUMMY_DEALS), ``-m slow`` runs many more.
+# Every request costs ~80-150 ms on the shared test machine; a Bluffjack hand is ~20 of them, a Rummy deal
+# 80-450, each slower as the game goes on (the server replays the whole game on every action).  Measured
+# there under load: 100 hands ~140 s, 15 variant hands ~20 s, a seven-deal game ~5 min.  The default run
+# (100 hands, 10 per variant, 4 deals) is a few minutes; the environment can ask for more
+# (POT_BLUFFJACK_HANDS, POT_BLUFFJACK_VARIANT_HANDS, POT_RUMMY_DEALS: 8 plays a whole game and checks its
+# winners), and ``-m slow`` runs many more.
 BLUFFJACK_HANDS = int(os.environ.get("POT_BLUFFJACK_HANDS", 100))
-RUMMY_DEALS = int(os.environ.get("POT_RUMMY_DEALS", 8))
-BLUFFJACK_VARIANT_HANDS = int(os.environ.get("POT_BLUFFJACK_VARIANT_HANDS", 15))
-BLUFFJACK_HANDS_SLOW, RUMMY_DEALS_SLOW = 2000, 300
+RUMMY_DEALS = int(os.environ.get("POT_RUMMY_DEALS", 4))
+BLUFFJACK_VARIANT_HANDS = int(os.environ.get("POT_BLUFFJACK_VARIANT_HANDS", 10))
+BLUFFJACK_HANDS_SLOW, RUMMY_DEALS_SLOW = 1000, 100
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
 
 
