@@ -61,7 +61,7 @@ BLUFFJACK_HANDS_SLOW, RUMMY_DEALS_SLOW = 1000, 100
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
 
 
-def ok(response: Any, status: int = 200) -> dict[str, Any]:
+def ok(response: Any, status: int = 200) -> Any:
     assert response.status_code == status, response.content
     return response.json()
 
@@ -79,7 +79,9 @@ def _settings(examples: int) -> Any:
 
 def _draw(table: Any, rnd: random.Random) -> str:
     """The next card out of the table's real shoe: a random one of the cards it still holds."""
-    shoe = services.engine_shoe(services.current_shoe(table))
+    stored = services.current_shoe(table)
+    assert stored is not None
+    shoe = services.engine_shoe(stored)
     left = sorted(c.code for c in shoe.remaining().elements())
     return rnd.choice(left)
 
@@ -392,10 +394,10 @@ def _find_contract(hand: Counter[str], contract: list[str]) -> list[list[str]] |
         if i == len(contract):
             return [] if sum(left.values()) >= 1 else None
         jokers = sum(n for c, n in left.items() if _is_joker(c))
+        options: list[tuple[list[str], str | None, tuple[str, int, int] | None]] = []
         if contract[i] == "set":
             options = [(m, _rank(m[0]), None) for m in _find_set(left, used_ranks, jokers)]
         else:
-            options = []
             for suit, low, high, cards in _find_runs(left, jokers):
                 if any(s == suit and not (high + 1 < lo or hi + 1 < low) for s, lo, hi in runs):
                     continue  # two runs of one suit must be separated by a card
@@ -495,7 +497,7 @@ class RummyDriver:
     ) -> None:
         """Our own hands after the action, checked against the document's."""
         if player not in self.hands:  # the dealer's own actions (a reshuffle of the discards) move no hand
-            mine = Counter()
+            mine: Counter[str] = Counter()
         else:
             mine = self.hands[player]
         if action in ("take_discard", "claim_discard", "draw_stock"):
