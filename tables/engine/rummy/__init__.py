@@ -1013,6 +1013,10 @@ def next_step(state: RummyState) -> Prompt:
     who = f"player:{_name(state, state.turn)}"
     if state.phase == "claim":
         seat = state.claim_queue[0]
+        if len(state.stock) < state.rules.out_of_turn_penalty_cards:  # no claim without its penalty card(s)
+            return Prompt("claim", f"player:{_name(state, seat)}", "decision", ("pass_claim",), forced="pass_claim",
+                          reason=f"{_name(state, seat)} passes the {state.discards[-1].code}: the stock cannot give "
+                                 "the penalty card for an out-of-turn claim", extra=extra)
         return Prompt("claim", f"player:{_name(state, seat)}", "decision", ("claim_discard", "pass_claim"),
                       reason=f"{_name(state, seat)} may take the {state.discards[-1].code} out of turn "
                              f"(plus {state.rules.out_of_turn_penalty_cards} penalty card from the stock) or pass", extra=extra)
