@@ -51,12 +51,12 @@ pytestmark = pytest.mark.django_db
 # Every request costs ~80-150 ms on the shared test machine; a Bluffjack hand is ~20 of them, a Rummy deal
 # 80-450, each slower as the game goes on (the server replays the whole game on every action).  Measured
 # there under load: 100 hands ~140 s, 15 variant hands ~20 s, a seven-deal game ~5 min.  The default run
-# (100 hands, 10 per variant, 4 deals) is a few minutes; the environment can ask for more
+# (100 hands, 6 per variant, 2 deals) is a few minutes; the environment can ask for more
 # (POT_BLUFFJACK_HANDS, POT_BLUFFJACK_VARIANT_HANDS, POT_RUMMY_DEALS: 8 plays a whole game and checks its
 # winners), and ``-m slow`` runs many more.
 BLUFFJACK_HANDS = int(os.environ.get("POT_BLUFFJACK_HANDS", 100))
-RUMMY_DEALS = int(os.environ.get("POT_RUMMY_DEALS", 4))
-BLUFFJACK_VARIANT_HANDS = int(os.environ.get("POT_BLUFFJACK_VARIANT_HANDS", 10))
+RUMMY_DEALS = int(os.environ.get("POT_RUMMY_DEALS", 2))
+BLUFFJACK_VARIANT_HANDS = int(os.environ.get("POT_BLUFFJACK_VARIANT_HANDS", 6))
 BLUFFJACK_HANDS_SLOW, RUMMY_DEALS_SLOW = 1000, 100
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
 
