@@ -9,7 +9,9 @@
   const app = document.getElementById("app");
   if (!app) return;
   const TABLE = Number(app.dataset.table);
-  const GAME = app.dataset.game;
+  // What this game offers, sent by the server from the game registry (tables/engine/games.py).
+  const CAN = new Set((app.dataset.capabilities || "").split(" ").filter(Boolean));
+  const POT = CAN.has("pot");
   const SEATS = Number(app.dataset.seats);
   const PIT = app.dataset.pitBoss === "1";
   const USER = app.dataset.user;
@@ -162,7 +164,7 @@
     if (!t.ok) return showError(t.data);
     let game = bjGame;
     let next = round;
-    if (GAME === "bluffjack") {
+    if (POT) {
       const g = await request("GET", `/api/tables/${TABLE}/bluffjack/games/`);
       game = g.ok && g.data.length && g.data[0].state === "playing" ? g.data[0] : null;
     }
@@ -229,7 +231,7 @@
     return l ? [cents(l.min), cents(l.max)] : [cents(table.min_bet), cents(table.max_bet)];
   }
   function limitProblem(field, amount) {
-    if (!amount || !KIND_OF[field] || GAME === "bluffjack") return "";
+    if (!amount || !KIND_OF[field] || POT) return "";
     const [lo, hi] = limitOf(field);
     if (amount < lo) return `below the table minimum of ${money(lo)}`;
     if (amount > hi) return `above the table maximum of ${money(hi)}`;
@@ -238,7 +240,7 @@
   function chipRow(seat, field, values, label) {
     const b = bets[seat];
     const problem = limitProblem(field, b[field] || 0);
-    const lim = KIND_OF[field] && GAME !== "bluffjack" ? limitOf(field) : null;
+    const lim = KIND_OF[field] && !POT ? limitOf(field) : null;
     return el("div", { class: "chip-row" + (problem ? " over" : "") },
       el("span", { class: "label", text: label },
         lim ? el("small", { class: "limit", text: `${money(lim[0])} – ${money(lim[1])}` }) : null),
@@ -256,7 +258,7 @@
     const box = $("seat-editors");
     box.replaceChildren();
     $("btn-open").hidden = false;
-    if (GAME === "bluffjack" && bjGame) {
+    if (POT && bjGame) {
       // A game is playing: the next hand starts from the stacks the last one left (no chips to enter).
       $("btn-open").hidden = true;
       box.append(el("div", { class: "bj-game", id: "bj-game" },
@@ -275,7 +277,7 @@
     for (let n = 1; n <= SEATS; n++) {
       bets[n] = bets[n] || { main: 0, pp: 0, t3: 0, behind: 0, doubleAlong: true, followSplit: "both" };
       const b = bets[n];
-      if (GAME === "bluffjack") {
+      if (POT) {
         // A pot game: each seat brings a stack of chips; one player deals the hand.
         box.append(el("div", { class: "seat-editor" + (b.main ? " active" : ""), "data-seat": n },
           el("h3", { text: `Seat ${n}` }), chipRow(n, "main", [1000, 5000, 10000], "Stack (chips)"),
@@ -285,7 +287,7 @@
         continue;
       }
       const kids = [el("h3", { text: `Seat ${n}` }), chipRow(n, "main", [min, 500, 2500, 10000], "Main")];
-      if (GAME === "unlimited-blackjack") {
+      if (CAN.has("side-bets")) {
         kids.push(chipRow(n, "pp", [500, 2500], "Perfect Pairs"), chipRow(n, "t3", [500, 2500], "21+3"),
           chipRow(n, "behind", [min, 2500], "Bet behind"));
         if (b.behind) {
@@ -307,7 +309,7 @@
     const seats = [];
     for (const [n, b] of Object.entries(bets)) {
       if (!b.main) continue;
-      if (GAME === "bluffjack") {
+      if (POT) {
         seats.push({ seat: Number(n), player: `Seat ${n}`, stack: Math.round(b.main / 100), dealer: !!b.deals });
         continue;
       }
@@ -364,7 +366,7 @@
     actions.replaceChildren();
     if (playing && n.needs === "decision") {
       for (const a of n.allowed || []) {
-        if (GAME === "bluffjack" && a === "raise") {
+        if (POT && a === "raise") {
           const m = (n.extra && n.extra.minimum_raise) || 1;
           for (const by of n.forced === "raise" ? [m] : [m, 2 * m, 5 * m]) {
             actions.append(el("button", { class: "btn big action" + (n.forced === a ? " forced" : ""), "data-action": `raise-${by}`,
@@ -446,7 +448,7 @@
       ranks.append(el("button", { class: "pick rank" + (rank === x ? " on" : ""), type: "button", "data-rank": x,
         text: x === "T" ? "10" : x, onclick: () => { rank = x; renderPicker(); } }));
     }
-    if (GAME === "finnish-27") {
+    if (CAN.has("jokers")) {
       ranks.append(el("button", { class: "pick rank", type: "button", "data-rank": "JK", text: "Joker",
         onclick: () => sendCard("JK") }));
     }

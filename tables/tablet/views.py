@@ -18,6 +18,7 @@ from django.urls import reverse_lazy
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from tables import selectors, services
+from tables.engine.games import game as game_spec
 from tables.engine.games import live_games
 from tables.models import Table
 
@@ -61,5 +62,7 @@ def tablet_table(request: HttpRequest, pk: int) -> HttpResponse:
     table = get_object_or_404(Table.objects.select_related("game", "pit", "rule_set"), pk=pk)
     return render(request, "tablet/table.html", {
         "table": table, "live": table.game.slug in LIVE_GAMES, "seats": selectors.seat_count(table),
+        # What the tablet offers for this game comes from the registry; the page checks no game slugs.
+        "capabilities": " ".join(sorted(game_spec(table.game.slug).capabilities)),
         "username": request.user.get_username(), **_context(request),
     })  # fmt: skip
