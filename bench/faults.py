@@ -161,12 +161,18 @@ class Tablet:
 
     def get(self, path: str) -> dict | None:
         for _ in range(20):
+            t = time.monotonic()
+            ev = {"method": "GET", "path": path, "t": round(t - T0, 2), "db_away": self.flags["db_paused"],
+                  "killing": self.flags["killing"]}
             try:
                 r = self.s.get(self.base + path, timeout=25)
+                ev.update(status=r.status_code, seconds=round(time.monotonic() - t, 2), body=r.text[:120])
+                self.events.append(ev)
                 if r.status_code == 200:
                     return r.json()
-            except requests.RequestException:
-                pass
+            except requests.RequestException as exc:
+                ev.update(status=0, seconds=round(time.monotonic() - t, 2), error=type(exc).__name__)
+                self.events.append(ev)
             time.sleep(1)
         return None
 
@@ -180,6 +186,9 @@ class Tablet:
         r = self.command(f"/api/tables/{self.table}/rounds/", {"seats": [{"seat": 1, "wagers": {"main": "10.00"}}]})
         if r is None:
             return
+        if r.status_code == 409 and "shuffle" in r.text:
+            self.command(f"/api/tables/{self.table}/shuffle/", {"reason": "faults probe: a fresh shoe"})
+            return
         if r.status_code == 409:  # a round already in play at the table: carry it on
             table = self.get(f"/api/tables/{self.table}/")
             rnd = (table or {}).get("round")
@@ -189,6 +198,7 @@ class Tablet:
         elif r.status_code == 201:
             rid = r.json()["id"]
         else:
+            time.sleep(0.5)
             return
         self.rounds.append(rid)
         for _step in range(40):
@@ -209,6 +219,9 @@ class Tablet:
                 self.command(f"/api/rounds/{rid}/cancel/", {"reason": f"faults probe: round {state}"})
                 return
             if needs == "card":
+                if "shuffle" in str(nxt.get("reason", "")).lower() and nxt.get("phase") == "shuffle":
+                    self.command(f"/api/tables/{self.table}/shuffle/", {"reason": "faults probe: shoe done"})
+                    continue
                 self.command(f"/api/rounds/{rid}/cards/", {"code": self.card(), "version": doc["version"]})
             elif needs == "decision":
                 allowed = nxt.get("allowed") or []
@@ -268,7 +281,8 @@ def check_commands(events: list[dict], pg: str, db: str) -> tuple[list[str], dic
     problems = []
     by_key: dict[str, list[dict]] = defaultdict(list)
     for ev in events:
-        by_key[ev["key"]].append(ev)
+        if "key" in ev:
+            by_key[ev["key"]].append(ev)
     ok_keys = {k: [e for e in evs if 200 <= e.get("status", 0) < 300] for k, evs in by_key.items()}
     ok_keys = {k: v for k, v in ok_keys.items() if v}
     for k, oks in ok_keys.items():
