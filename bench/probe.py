@@ -591,7 +591,7 @@ def part_d(base: str, token: str, server: Gunicorn) -> list[dict]:
             peak = dict(baseline)
             stop = threading.Event()
 
-            def sample() -> None:
+            def sample(pids=pids, peak=peak, stop=stop) -> None:
                 while not stop.is_set():
                     for p in pids:
                         v = rss_kb(p)
@@ -665,7 +665,7 @@ def main() -> int:
         from liveserver import token as login
 
         pit = login(base, "pitboss")
-        ids = known_ids()
+        known_ids()  # warms the ORM connection before forking the clients
         connection.close()
         if "a" in args.parts:
             log(f"(a) fuzzing {n_ops} operations, {args.requests} requests, {args.clients} clients")
