@@ -46,6 +46,20 @@ def _first_error(data: Any, prefix: str = "") -> tuple[str, str]:
     return prefix or "(body)", str(data)
 
 
+def _printable(data: Any) -> Any:
+    """``data`` with lone surrogates (legal in JSON text, not encodable as UTF-8) replaced by U+FFFD.
+
+    Error answers echo what was sent (an unknown key, a bad value): a key like ``"\\udc00"`` would
+    otherwise make the JSON renderer fail with a UnicodeEncodeError (a 500)."""
+    if isinstance(data, str):
+        return "".join("\ufffd" if "\ud800" <= ch <= "\udfff" else ch for ch in data)
+    if isinstance(data, dict):
+        return {_printable(k): _printable(v) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [_printable(v) for v in data]
+    return data
+
+
 def error_body(message: str, *, field: str | None = None, **extra: Any) -> dict[str, Any]:
     """One error document of the API's format."""
     body: dict[str, Any] = {"error": message}
@@ -58,7 +72,8 @@ def error_body(message: str, *, field: str | None = None, **extra: Any) -> dict[
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF exception handler giving every error the format above."""
     if isinstance(exc, InvalidInput):
-        return Response(error_body(exc.message, field=exc.field or "(body)"), status=status.HTTP_400_BAD_REQUEST)
+        return Response(_printable(error_body(exc.message, field=exc.field or "(body)")),
+                        status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, RuleViolation):
         return Response(
             error_body(exc.message, rule=exc.rule, code="rule_violation"),
@@ -89,6 +104,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
             response.data.setdefault("error", str(exc.default_detail))
         else:
             response.data = error_body(str(detail), code=getattr(detail, "code", exc.default_code))
+    response.data = _printable(response.data)
     return response
 
 
