@@ -118,11 +118,22 @@ class _KeyedField(serializers.DictField):
 
 
 def _wagers(**kwargs: Any) -> _KeyedField:
-    return _KeyedField(pattern=_KEY, what="bet kind", child=serializers.CharField(max_length=20), **kwargs)
+    # Not trimmed: a no-break space around an amount is refused, not quietly cut off.
+    return _KeyedField(pattern=_KEY, what="bet kind", child=serializers.CharField(max_length=20, trim_whitespace=False),
+                       **kwargs)
 
 
 class VersionedInput(StrictInput):
     version = serializers.IntegerField(required=False, min_value=1, help_text="the round version the tablet saw")
+
+
+class AsciiIntegerField(serializers.IntegerField):
+    """A whole number written with ASCII digits ("١" and "𝟏" are digits to Python's int(), not seat numbers)."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, str) and not re.fullmatch(r"\s*[+-]?[0-9]+\s*", data, re.ASCII):
+            self.fail("invalid")
+        return int(super().to_internal_value(data))
 
 
 class _BehindInput(StrictInput):
@@ -133,7 +144,7 @@ class _BehindInput(StrictInput):
 
 
 class _SeatInput(StrictInput):
-    seat = serializers.IntegerField(min_value=1, max_value=99)
+    seat = AsciiIntegerField(min_value=1, max_value=99)
     wagers = _wagers(allow_empty=False, required=False)
     stack = serializers.IntegerField(min_value=0, required=False, help_text="pot games: the player's chips")
     dealer = serializers.BooleanField(required=False, help_text="pot games: this player deals the hand")

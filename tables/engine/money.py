@@ -40,7 +40,7 @@ def parse_amount(value: object, *, field: str, positive: bool = True, allow_zero
     if isinstance(value, Decimal):
         amount = value
     elif isinstance(value, int | str):
-        text = str(value).strip()
+        text = str(value).strip(" ")  # plain spaces only: a no-break space is no part of an amount
         # Decimal() also takes "1_000", "١٠" and "𝟏": an amount is written with ASCII digits only.
         if not _AMOUNT.fullmatch(text):
             raise InvalidInput(f"amount must be a decimal number such as \"10.00\", got {value!r}", field=field)

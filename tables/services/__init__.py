@@ -11,6 +11,7 @@ reloads or loses the network picks the round up exactly where it was.
 from __future__ import annotations
 
 import hashlib
+import io
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -22,6 +23,7 @@ from django.core.files.base import ContentFile
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from PIL import Image, UnidentifiedImageError  # imported at start: a worker's first scan pays no import
 
 from tables import conf
 from tables.access import DEALER_ROLE as DEALER
@@ -571,10 +573,6 @@ def check_image_header(data: bytes) -> tuple[int, int]:
     Decoding is what costs memory (a 2.6 MB PNG of 30000 x 30000 pixels decodes to 2.7 GB), so the
     size is judged from the header before a single pixel is decoded.
     """
-    import io
-
-    from PIL import Image, UnidentifiedImageError
-
     if not data:
         raise InvalidInput("the image is empty", field="image")
     if len(data) > MAX_IMAGE_BYTES:

@@ -132,3 +132,21 @@ def test_bets_behind_a_seat_are_capped(bj_table, dealer_api):
 
 def test_a_round_within_every_limit_still_opens(bj_table, dealer_api):
     assert open_round(dealer_api, bj_table, ONE_SEAT)["state"] == "in_play"
+
+
+@pytest.mark.parametrize("seat", ["١", "𝟏", "1\u00a0"])
+def test_a_seat_number_in_other_scripts_is_refused(bj_table, dealer_api, seat):
+    response = dealer_api.post(f"/api/tables/{bj_table.pk}/rounds/",
+                               {"seats": [{"seat": seat, "wagers": {"main": "10.00"}}]}, format="json")
+    assert response.status_code == 400 and response.json()["field"] == "seats[0].seat"
+
+
+def test_an_amount_with_a_no_break_space_is_refused(bj_table, dealer_api):
+    response = dealer_api.post(f"/api/tables/{bj_table.pk}/rounds/",
+                               {"seats": [{"seat": 1, "wagers": {"main": "10\u00a0"}}]}, format="json")
+    assert response.status_code == 400
+    verify = dealer_api.post("/api/rounds/verify/", {
+        "game": "finnish-27", "table_minimum": "10.00", "dealer": {"cards": ["9C", "9D"]},
+        "seats": [{"seat": 1, "wagers": {"main": "10\u00a0"}, "hands": [{"cards": ["9S", "9H", "9D"]}]}]},
+        format="json")  # fmt: skip
+    assert verify.status_code == 400
