@@ -31,7 +31,7 @@ from tables.models import (
     Table,
     TableSession,
 )
-from tables.services import current_shoe, engine_shoe, round_state
+from tables.selectors.rounds import current_shoe, engine_shoe, round_state
 
 READ_ROLES = {DEALER, PIT_BOSS, AUDITOR, GAMES_MANAGER, "shift_manager"}
 RECALL_ROUNDS = 10

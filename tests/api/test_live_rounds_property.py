@@ -31,7 +31,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
-from tables import services
+from tables import selectors, services
 from tables.engine import verify_round
 from tables.engine.cards import parse_card
 from tables.models import Round, RoundState
@@ -83,14 +83,14 @@ def _scan(api: APIClient, rid: int, code: str) -> dict[str, Any]:
 
 def _draw(table: Any, rnd: random.Random) -> str:
     """The next card out of the table's real shoe: a random one of the cards it still holds."""
-    shoe = services.engine_shoe(services.current_shoe(table))
+    shoe = selectors.engine_shoe(selectors.current_shoe(table))
     left = sorted(c.code for c in shoe.remaining().elements())
     return rnd.choice(left)
 
 
 def _fresh_shoe_if_low(api: APIClient, table: Any) -> None:
-    shoe = services.current_shoe(table)
-    if shoe is None or services.engine_shoe(shoe).cards_left < 60:
+    shoe = selectors.current_shoe(table)
+    if shoe is None or selectors.engine_shoe(shoe).cards_left < 60:
         ok(api.post(f"/api/tables/{table.pk}/shuffle/", {"reason": "shuffle point reached"}, format="json"))
 
 

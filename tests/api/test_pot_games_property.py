@@ -40,7 +40,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
-from tables import services
+from tables import selectors, services
 from tables.models import BluffjackGame, Round, RoundState, Table
 from tests.api.conftest import client_for
 from tests.api.pot_oracle import blackjack_total, rummy_hand_score, rummy_winners, settle_bluffjack
@@ -79,9 +79,9 @@ def _settings(examples: int) -> Any:
 
 def _draw(table: Any, rnd: random.Random) -> str:
     """The next card out of the table's real shoe: a random one of the cards it still holds."""
-    stored = services.current_shoe(table)
+    stored = selectors.current_shoe(table)
     assert stored is not None
-    shoe = services.engine_shoe(stored)
+    shoe = selectors.engine_shoe(stored)
     left = sorted(c.code for c in shoe.remaining().elements())
     return rnd.choice(left)
 
