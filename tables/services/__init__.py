@@ -90,6 +90,14 @@ MAX_IMAGE_PIXELS = 24_000_000
 
 
 
+def required_reason(reason: str | None, what: str) -> str:
+    """The reason a pit boss or dealer gave, stripped; none is ``InvalidInput`` ("a rejection needs a reason")."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise InvalidInput(f"{what} needs a reason", field="reason")
+    return reason
+
+
 def audit(*, actor: Any, action: str, table: Table | None = None, round: Round | None = None,
           payload: Mapping[str, Any] | None = None) -> AuditEvent:
     """Write an audit event (call inside the writing transaction)."""
@@ -772,9 +780,7 @@ def round_record_paid(*, round: Round | int, paid: object, actor: Any, expected_
 def round_approve(*, round: Round | int, reason: str, actor: Any, expected_version: int | None = None) -> Round:
     """A pit boss approves: a payout above the limit (before paying), or a paid ≠ due mismatch (closes it)."""
     check_pit_boss(actor)
-    reason = (reason or "").strip()
-    if not reason:
-        raise InvalidInput("an approval needs a reason", field="reason")
+    reason = required_reason(reason, "an approval")
     with transaction.atomic():
         round = _lock_round(round, expected_version)
         if round.state == RoundState.MISMATCH:
@@ -819,9 +825,7 @@ def round_resume(*, round: Round | int, actor: Any, expected_version: int | None
 
 def round_cancel(*, round: Round | int, reason: str, actor: Any, expected_version: int | None = None) -> Round:
     """Cancel a round that cannot be completed: every wager is refunded (rules: initial bets refunded)."""
-    reason = (reason or "").strip()
-    if not reason:
-        raise InvalidInput("a cancellation needs a reason", field="reason")
+    reason = required_reason(reason, "a cancellation")
     with transaction.atomic():
         round = _lock_round(round, expected_version)
         check_right(actor, round.table)
@@ -850,9 +854,7 @@ def card_correct(*, round: Round | int, seq: int, code: str, reason: str, actor:
     The round is replayed with the corrected card; after settlement it is settled again and the
     payment compared anew, so a correction can close (or reopen) a mismatch.
     """
-    reason = (reason or "").strip()
-    if not reason:
-        raise InvalidInput("a correction needs a reason", field="reason")
+    reason = required_reason(reason, "a correction")
     with transaction.atomic():
         round = _lock_round(round, expected_version)
         check_right(actor, round.table)
@@ -1016,9 +1018,7 @@ def bluffjack_hand_open(*, game: BluffjackGame | int, actor: Any, expected_versi
 def bluffjack_game_end(*, game: BluffjackGame | int, reason: str, actor: Any,
                        expected_version: int | None = None) -> BluffjackGame:
     """End a game before one player holds every chip (players leave); the stacks stay on record."""
-    reason = (reason or "").strip()
-    if not reason:
-        raise InvalidInput("ending a game needs a reason", field="reason")
+    reason = required_reason(reason, "ending a game")
     with transaction.atomic():
         game = _lock_bluffjack(game, expected_version)
         check_right(actor, game.table)
@@ -1041,9 +1041,7 @@ def bluffjack_game_end(*, game: BluffjackGame | int, reason: str, actor: Any,
 def round_reject(*, round: Round | int, reason: str, actor: Any, expected_version: int | None = None) -> Round:
     """A pit boss refuses a payout as it stands (the dealer must pay again, or not pay); audited."""
     check_pit_boss(actor)
-    reason = (reason or "").strip()
-    if not reason:
-        raise InvalidInput("a rejection needs a reason", field="reason")
+    reason = required_reason(reason, "a rejection")
     with transaction.atomic():
         locked = _lock_round(round, expected_version)  # the one lock order: table, game, round
         if locked.state not in (RoundState.MISMATCH, RoundState.SETTLED):
@@ -1058,9 +1056,7 @@ def round_reject(*, round: Round | int, reason: str, actor: Any, expected_versio
 def finding_acknowledge(*, finding: int, reason: str, actor: Any) -> AuditFinding:
     """A pit boss acknowledges an audit finding, once, with a reason; audited."""
     check_pit_boss(actor)
-    reason = (reason or "").strip()
-    if not reason:
-        raise InvalidInput("an acknowledgement needs a reason", field="reason")
+    reason = required_reason(reason, "an acknowledgement")
     with transaction.atomic():
         claimed = AuditFinding.objects.filter(pk=finding, acknowledged_at__isnull=True).update(
             acknowledged_by=actor, acknowledged_at=timezone.now(), acknowledgement=reason[:300])

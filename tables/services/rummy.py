@@ -29,7 +29,7 @@ from tables.engine.cards import Card, parse_card
 from tables.engine.errors import InvalidInput, RuleViolation
 from tables.engine.rulesets import ContractRummyRules, rules_from_params
 from tables.models import GameState, RummyAction, RummyDeal, RummyGame, Table
-from tables.services import Conflict, _lock_table, audit, check_right
+from tables.services import Conflict, _lock_table, audit, check_right, required_reason
 
 GAME = "contract-rummy"
 ACTIONS = ("take_discard", "decline_discard", "claim_discard", "pass_claim", "draw_stock", "reshuffle_discards",
@@ -251,9 +251,7 @@ def rummy_act(*, game: RummyGame | int, action: str, actor: Any, player: str | N
 
 def rummy_game_end(*, game: RummyGame | int, reason: str, actor: Any, expected_version: int | None = None) -> RummyGame:
     """End a game before its last deal (players leave); the score sheet so far stays on record."""
-    reason = (reason or "").strip()
-    if not reason:
-        raise InvalidInput("ending a game needs a reason", field="reason")
+    reason = required_reason(reason, "ending a game")
     with transaction.atomic():
         game = _lock_game(game, expected_version)
         check_right(actor, game.table)
