@@ -29,14 +29,15 @@ def bluffjack_after_a_hand(demo_casino: Any, dealer: Any) -> tuple[int, str]:
     """A Bluffjack game whose first hand is settled (its next hand may open, or it may end); a token."""
     if connection.vendor != "postgresql":
         pytest.skip("row locks need PostgreSQL (SQLite serialises whole-database writes)")
-    from rest_framework.authtoken.models import Token
+    from knox.models import AuthToken
 
     table = demo_casino.tables["bluffjack"]
     services.table_open(table=table, actor=dealer)
     services.shoe_shuffle(table=table, actor=dealer)
     api = client_for(dealer)
     first_hand(api, table)
-    return game_of(api, table)["id"], Token.objects.create(user=dealer).key
+    _instance, token = AuthToken.objects.create(user=dealer)
+    return game_of(api, table)["id"], token
 
 
 def _race(url: str, token: str, game_id: int, *, stagger: float) -> dict[str, int]:
