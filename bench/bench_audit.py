@@ -6,7 +6,7 @@
 
 Set-up (not timed as part of the audit): the database is created and migrated; three tables (Finnish
 27, Unlimited and Mini Blackjack) play ``rounds / tables`` rounds each through the real engines
-(``tables.floor_sim``, lean mode); those rounds, with their shoes, shuffles, cards, wagers, settlement
+(``tables.services.floor_sim``, lean mode); those rounds, with their shoes, shuffles, cards, wagers, settlement
 lines, payments and approvals, are then copied in SQL onto the other tables (new ids, same gaming
 day) until the floor holds ``rounds`` rounds.  Every round falls in today's gaming day, the worst
 case: the day, its three shifts and the month to date each read all of them.
@@ -53,9 +53,9 @@ def setup(rounds: int, tables: int) -> None:
     from django.db import connection
     from django.utils import timezone
 
-    from tables.auditing import day_bounds, gaming_day_of
-    from tables.floor_sim import simulate_floor
     from tables.models import Game, PayTable, Pit, Round, RuleSet, Table, TableStatus, VersionStatus
+    from tables.services.audits import day_bounds, gaming_day_of
+    from tables.services.floor_sim import simulate_floor
 
     t0 = time.perf_counter()
     call_command("migrate", verbosity=0)
@@ -130,9 +130,9 @@ def bench_audit() -> None:
     from django.db import connection, reset_queries
     from django.utils import timezone
 
-    from tables.audit_report import build_report
-    from tables.auditing import audit_table_day, gaming_day_of, theory_for
     from tables.models import AuditFinding, Round, Table
+    from tables.services.audits import audit_table_day, gaming_day_of, theory_for
+    from tables.services.reports import build_report
 
     day = gaming_day_of(timezone.now())
     t0 = time.perf_counter()

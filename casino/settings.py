@@ -304,7 +304,7 @@ CELERY_TIMEZONE = TIME_ZONE
 # The beat schedule lives in the database, editable in the back office (django-celery-beat's admin).
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 
-# Theory shown in the back office (tables/theory.py): the Finnish 27 simulation of a pay-table
+# Theory shown in the back office (tables/services/theory.py): the Finnish 27 simulation of a pay-table
 # version (25 million rounds: about +-0.05% at 95% in a few seconds on two cores) and the strategy
 # of the player's free choices ("improved" or "rule-text").
 THEORY_SIMULATION_ROUNDS = env.int("THEORY_SIMULATION_ROUNDS", default=25_000_000)
@@ -349,6 +349,6 @@ LOGGING = {
 
 # The folders of the embedded defaults (the SQLite file, the filesystem broker, media, reports) are
 # made when the app starts (tables.apps.TablesConfig.ready), not when this module is imported.
-LOCAL_DIRS = [VAR_DIR, MEDIA_ROOT, REPORTS_ROOT]
+LOCAL_DIRS = [VAR_DIR, MEDIA_ROOT, REPORTS_ROOT, STATIC_ROOT]
 if CELERY_BROKER_URL.startswith("filesystem://"):
     LOCAL_DIRS += [_BROKER_DIR / sub for sub in ("in", "processed", "control")]

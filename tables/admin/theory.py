@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
 from tables.models import PayTable, RuleSet, TheoryResult, TheoryStatus
-from tables.theory import default_rule_set, retry_theory, rule_set_house_edge, theory_for
+from tables.services.theory import default_rule_set, retry_theory, rule_set_house_edge, theory_for
 
 RUNNING = ("pending", "running")
 

@@ -26,8 +26,6 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from tables import selectors, services
-from tables.audit_report import reports_root
-from tables.auditing import gaming_day_of
 from tables.engine.errors import InvalidInput
 from tables.engine.money import fmt
 from tables.models import (
@@ -44,6 +42,8 @@ from tables.models import (
     Table,
     TableSession,
 )
+from tables.services.audits import gaming_day_of
+from tables.services.reports import reports_root
 
 PERMISSION = "tables.view_floor_dashboard"
 ALERT_DAYS = 2  # findings older than this are in the reports, not on the live board

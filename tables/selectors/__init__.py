@@ -8,7 +8,6 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch, QuerySet
 from django.urls import reverse
 
-from tables import round_view
 from tables.access import AUDITOR_ROLE as AUDITOR
 from tables.access import DEALER_ROLE as DEALER
 from tables.access import GAMES_MANAGER_ROLE as GAMES_MANAGER
@@ -31,6 +30,7 @@ from tables.models import (
     Table,
     TableSession,
 )
+from tables.selectors import round_view
 from tables.selectors.rounds import current_shoe, engine_shoe, round_state
 
 READ_ROLES = {DEALER, PIT_BOSS, AUDITOR, GAMES_MANAGER, "shift_manager"}

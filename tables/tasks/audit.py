@@ -1,4 +1,4 @@
-"""Celery tasks of the audits: thin adapters over ``tables.auditing`` and ``tables.audit_report``.
+"""Celery tasks of the audits: thin adapters over ``tables.services.audits`` and ``tables.services.reports``.
 
 Each task takes ids and an ISO date, calls one function, and returns a small JSON summary.  They are
 safe to run twice (``acks_late`` redelivery, retries): an audit result is unique per (kind, table,
@@ -31,7 +31,7 @@ RETRY = {"autoretry_for": (OperationalError,), "retry_backoff": 5, "retry_jitter
 
 
 def _day(value: str | None) -> date:
-    from tables.auditing import last_complete_gaming_day
+    from tables.services.audits import last_complete_gaming_day
 
     return date.fromisoformat(value) if value else last_complete_gaming_day()
 
@@ -39,7 +39,7 @@ def _day(value: str | None) -> date:
 @shared_task(name="tables.audit_table", acks_late=True, soft_time_limit=300, time_limit=360, **RETRY)
 def audit_table(table_id: int, day: str, run: str | None = None) -> dict[str, Any]:
     """Audit one table for one gaming day; with ``run``, join the nightly run when it is the last one."""
-    from tables.auditing import audit_table_day
+    from tables.services.audits import audit_table_day
 
     summary = audit_table_day(table_id, date.fromisoformat(day))
     out = {"table": table_id, "day": day, "findings": sum(summary["shuffle"]["by_rule"].values()),
@@ -70,7 +70,7 @@ def join_nightly(day: str, run: str) -> bool:
 @shared_task(name="tables.audit_report", acks_late=True, soft_time_limit=600, time_limit=720, **RETRY)
 def audit_report(day: str) -> dict[str, Any]:
     """Build (or rebuild) the report of a gaming day from its stored results."""
-    from tables.audit_report import build_report
+    from tables.services.reports import build_report
 
     report = build_report(date.fromisoformat(day))
     return {"report": report.pk, "day": day, "html": report.html_path, "pdf": report.pdf_path, "csv": report.csv_path}
@@ -97,7 +97,7 @@ def audit_nightly(day: str | None = None) -> dict[str, Any]:
 @shared_task(name="tables.audit_today", acks_late=True, soft_time_limit=300, time_limit=360, **RETRY)
 def audit_today() -> dict[str, Any]:
     """The current gaming day so far, for the dashboard's shuffle and hold alerts (beat: every few minutes)."""
-    from tables.auditing import audit_floor_day, gaming_day_of
+    from tables.services.audits import audit_floor_day, gaming_day_of
 
     d = gaming_day_of(timezone.now())
     return {"day": d.isoformat(), "tables": len(audit_floor_day(d))}

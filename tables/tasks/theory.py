@@ -1,4 +1,4 @@
-"""Celery task of the back office's theory: a thin adapter over ``tables.theory.run_theory``.
+"""Celery task of the back office's theory: a thin adapter over ``tables.services.theory.run_theory``.
 
 Safe to run twice (``acks_late`` redelivery, a second queueing): the run claims its ``TheoryResult``
 row with a conditional update (pending, or running but stale) and stops when that changed no row,
@@ -21,6 +21,6 @@ __all__ = ["compute_theory"]
              autoretry_for=(OperationalError,), retry_backoff=5, max_retries=3)
 def compute_theory(result_id: int) -> dict[str, Any]:
     """Simulate the pay-table version of one ``TheoryResult`` row and store its figures."""
-    from tables.theory import run_theory
+    from tables.services.theory import run_theory
 
     return run_theory(result_id)

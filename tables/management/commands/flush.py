@@ -12,7 +12,7 @@ from typing import Any
 from django.core.management.commands.flush import Command as DjangoFlush
 from django.db import DEFAULT_DB_ALIAS, connections
 
-from tables.db_guards import guards_lifted
+from tables.models.db_guards import guards_lifted
 
 
 class Command(DjangoFlush):

@@ -28,7 +28,7 @@ from django.utils import timezone
 
 from tables.access import AUDITOR, DEALER, GAMES_MANAGER, PIT_BOSS
 from tables.models import Casino, Game, PayTable, Pit, RuleSet, Table, TableStatus, VersionStatus
-from tables.seeding import SEED_NAME
+from tables.services.seed import SEED_NAME
 
 CASINO = "Demo Casino"
 PIT = "Main pit"
@@ -92,9 +92,9 @@ class Command(BaseCommand):
         """A small simulated history, played once: the floor simulator, then the audits of those days."""
         from datetime import timedelta
 
-        from tables.auditing import audit_floor_day, gaming_day_of
-        from tables.floor_sim import simulate_floor
         from tables.models import Round
+        from tables.services.audits import audit_floor_day, gaming_day_of
+        from tables.services.floor_sim import simulate_floor
 
         if Round.objects.exists():
             self.stdout.write("Simulated history: rounds already exist, none added.")

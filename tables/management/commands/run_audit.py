@@ -12,8 +12,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tables.audit_report import build_report, reports_root
-from tables.auditing import audit_floor_day, last_complete_gaming_day
+from tables.services.audits import audit_floor_day, last_complete_gaming_day
+from tables.services.reports import build_report, reports_root
 
 
 class Command(BaseCommand):

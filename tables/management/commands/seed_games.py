@@ -13,7 +13,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from tables.access import ensure_roles
-from tables.seeding import seed_games
+from tables.services.seed import seed_games
 
 
 class Command(BaseCommand):

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from tables.floor_sim import simulate_floor
+from tables.services.floor_sim import simulate_floor
 
 
 class Command(BaseCommand):

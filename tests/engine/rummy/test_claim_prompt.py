@@ -1,6 +1,6 @@
 """The claim prompt offers only what the engine accepts: no claim while the stock cannot give the penalty.
 
-Found by the pot-games property test over HTTP (tests/api/test_pot_games_property.py): once the stock
+Found by the pot-games property test over HTTP (tests/tables/api/test_pot_games_property.py): once the stock
 was empty, a player declining the discard opened a claim whose prompt still listed ``claim_discard``,
 and claiming was refused with ``rummy.claim-needs-stock``.
 """

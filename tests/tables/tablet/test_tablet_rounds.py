@@ -1,0 +1,473 @@
+"""The dealer tablet in a real browser (Playwright driving the system Chromium, headless, 1280x800).
+
+Card recognition here is a stand-in keyed by the image's pixels (``fake_recognise``): these tests pin
+the tablet's scan flow — upload, stored image and hash, confidence shown, low-confidence
+confirmation — while ``vision`` itself is tested in tests/vision.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tables.models import Round, RoundCard, RoundState, Scan
+from tests.factories import PASSWORD
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+CODES = [r + s for r in "A23456789TJQK" for s in "SHDC"] + ["JK"]
+
+
+def card_image(code: str, confidence: int = 97) -> bytes:
+    """A PNG whose first pixel encodes the card (B = index, G = confidence %)."""
+    import cv2
+    import numpy as np
+
+    img = np.full((120, 90, 3), 255, dtype=np.uint8)
+    img[0, 0] = (CODES.index(code), confidence, 0)
+    ok, buf = cv2.imencode(".png", img)
+    assert ok
+    return bytes(buf)
+
+
+def fake_recognise(image: Any) -> list[dict[str, Any]]:
+    b, g, _ = (int(v) for v in image[0, 0])
+    return [{"code": CODES[b], "confidence": g / 100, "corners": [[0, 0], [89, 0], [89, 119], [0, 119]]}]
+
+
+
+def sign_in(browser: Any, live_server: Any, user: Any) -> Any:
+    user.set_password(PASSWORD)  # the demo casino may have made this user with its own password
+    user.save()
+    username = user.username
+    # bypass_csp: Playwright's string predicates (wait_for_function) are eval'd in the page, which the
+    # site's CSP forbids; the pages' own compliance is tests/tables/test_csp_browser.py's.
+    page = browser.new_context(viewport={"width": 1280, "height": 800}, has_touch=True, bypass_csp=True).new_page()
+    page.set_default_timeout(10_000)
+    page.on("requestfailed", lambda r: print("REQFAILED", r.method, r.url, r.failure))
+    page.goto(f"{live_server.url}/tablet/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/tablet/")
+    return page
+
+
+def scan(page: Any, tmp_path: Path, code: str, confidence: int = 97) -> None:
+    before = page.locator(".playing-card").count()
+    f = tmp_path / f"{code}-{confidence}-{before}.png"
+    f.write_bytes(card_image(code, confidence))
+    page.set_input_files("#scan-input", str(f))
+    if confidence >= 85:
+        page.wait_for_function(f"document.querySelectorAll('.hands .playing-card').length > {before}")
+
+
+def shuffle(page: Any, reason: str = "shuffle point reached") -> None:
+    """Shuffle: the tablet asks for confirmation and a reason first."""
+    page.click("#btn-shuffle")
+    page.wait_for_selector("#shuffle-dialog[open]")
+    page.click(f"[data-shuffle-reason='{reason}']")
+    page.wait_for_selector("#toast:has-text('reshuffle')")
+
+
+def pick(page: Any, code: str) -> None:
+    before = page.locator(".hands .playing-card").count()
+    page.click(f"[data-rank='{code[0]}']")
+    page.click(f"[data-suit='{code[1]}']")
+    page.wait_for_function(f"document.querySelectorAll('.hands .playing-card').length > {before}")
+
+
+def needs(page: Any, what: str) -> None:
+    page.wait_for_selector(f"#prompt[data-needs='{what}']")
+
+
+def open_finnish_round(browser: Any, live_server: Any, table: Any, dealer: Any) -> Any:
+    """The dealer signs in, takes the Finnish 27 table, shuffles and opens a round of 10.00."""
+    page = sign_in(browser, live_server, dealer)
+    page.click(f"[data-table='{table.pk}']")
+    page.click("#btn-take")
+    page.wait_for_selector("#btn-take", state="hidden")
+    shuffle(page)
+    page.click("[data-chip='1-main-1000']")
+    page.click("#btn-open")
+    needs(page, "card")
+    return page
+
+
+def open_bluffjack_hand(browser: Any, live_server: Any, table: Any, dealer: Any) -> Any:
+    """The dealer signs in, takes the Bluffjack table, shuffles and opens a hand of two seats of
+    10.00, seat 1 dealing."""
+    page = sign_in(browser, live_server, dealer)
+    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    page.click("#btn-take")
+    shuffle(page)
+    page.click("[data-chip='1-main-1000']")
+    page.click("[data-dealer='1']")
+    page.click("[data-chip='2-main-1000']")
+    page.click("#btn-open")
+    needs(page, "card")
+    return page
+
+
+def test_a_dealer_plays_a_finnish_27_round_from_scans_and_the_999_bonus_waits_for_the_pit_boss(
+    browser, live_server, demo_casino, dealer, pit_boss, monkeypatch, tmp_path
+):
+    from tables import services
+
+    monkeypatch.setattr(services, "recognise", fake_recognise)
+    table = demo_casino.tables["finnish-27"]
+    page = open_finnish_round(browser, live_server, table, dealer)
+    for code in ["9S", "9C", "9H", "9D"]:
+        scan(page, tmp_path, code)
+    needs(page, "decision")
+    assert "must hit" in page.inner_text("#prompt")
+    page.click("[data-action='hit']")
+    needs(page, "card")
+    scan(page, tmp_path, "9D", confidence=55)  # low confidence: the dealer confirms
+    page.click("[data-confirm='9D']")
+    needs(page, "decision")
+    page.click("[data-action='stand']")
+    needs(page, "settle")
+    page.click("#btn-settle")
+    page.wait_for_selector("[data-bet='1/bonus']")
+    assert "9990.00" in page.inner_text("[data-bet='1/bonus']")
+    assert page.is_visible("#approval-flag")
+    assert page.is_disabled("#btn-paid")
+
+    boss = sign_in(browser, live_server, pit_boss)
+    boss.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    boss.click("[data-reason='verified on camera']")
+    boss.click("#btn-approve")
+    boss.wait_for_selector("#approval-flag", state="hidden")
+
+    page.wait_for_selector("#btn-paid:not([disabled])")  # the tablet polls and sees the approval
+    page.click("#btn-paid")
+    page.wait_for_selector("#closed-flag")
+    rnd = Round.objects.get(table=table)
+    assert rnd.state == RoundState.CLOSED
+    assert rnd.paid == {"1": {"main": "10.00", "bonus": "9990.00"}}
+    cards = list(RoundCard.objects.filter(round=rnd).order_by("seq"))
+    assert [c.code for c in cards] == ["9S", "9C", "9H", "9D", "9D"]
+    assert all(c.source == "scan" and len(c.image_sha256) == 64 for c in cards)
+    assert cards[-1].confidence == pytest.approx(0.55)
+    assert Scan.objects.filter(round=rnd).count() == 5
+
+
+def test_a_blackjack_round_with_two_seats_a_split_a_bet_behind_and_a_mismatch_blocked_until_approved(
+    browser, live_server, demo_casino, dealer, pit_boss
+):
+    table = demo_casino.tables["unlimited-blackjack"]
+    page = sign_in(browser, live_server, dealer)
+    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    page.click("#btn-take")
+    shuffle(page)
+    page.click("[data-chip='3-main-500']")
+    page.click("[data-chip='3-main-500']")
+    page.click("[data-chip='3-pp-500']")
+    page.click("[data-chip='3-behind-500']")
+    page.click("[data-chip='5-main-500']")
+    page.click("[data-chip='5-main-500']")
+    page.click("#btn-open")
+    needs(page, "card")
+    for code in ["8S", "7D", "6H", "8H", "TD", "TC"]:
+        pick(page, code)
+    needs(page, "decision")
+    page.click("[data-action='split']")
+    needs(page, "card")
+    pick(page, "3D")
+    page.click("[data-action='hit']")
+    needs(page, "card")  # the hit is recorded; its card comes next
+    pick(page, "QC")
+    page.click("[data-action='stand']")
+    pick(page, "9C")
+    page.click("[data-action='stand']")
+    page.wait_for_selector("#prompt:has-text('Seat 5')")
+    page.click("[data-action='stand']")
+    pick(page, "9S")
+    needs(page, "settle")
+    page.click("#btn-settle")
+    page.wait_for_selector("[data-bet='3/perfect-pairs']")
+    assert "30.00" in page.inner_text("[data-bet='3/perfect-pairs']")
+    # The dealer hands over 5.00 too little on the Perfect Pairs.
+    minus_one = page.locator("[data-pay='3/perfect-pairs']").get_by_role("button", name="-1.00", exact=True)
+    for _ in range(5):
+        minus_one.click()
+    assert page.inner_text("[data-paid='3/perfect-pairs']") == "25.00"
+    page.click("#btn-paid")
+    page.wait_for_selector("#mismatch:has-text('due 30.00')")
+    assert Round.objects.get(table=table).state == RoundState.MISMATCH
+    assert page.locator("#btn-next").count() == 0  # blocked: no next round
+
+    boss = sign_in(browser, live_server, pit_boss)
+    boss.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    boss.click("[data-reason='player accepted the amount']")
+    boss.click("#btn-approve")
+    page.wait_for_selector("#closed-flag")
+    assert "approved short payment by pitboss: player accepted the amount" in page.inner_text("#closed-flag")
+    rnd = Round.objects.get(table=table)
+    assert rnd.state == RoundState.CLOSED
+    assert rnd.approvals.get().approved_by == pit_boss
+
+
+def test_double_then_scan_card_doubles_the_bet(browser, live_server, demo_casino, dealer, monkeypatch, tmp_path):
+    """The dealer taps Double, then deals and scans the card: a doubled hand, not a hit."""
+    from tables import services
+
+    monkeypatch.setattr(services, "recognise", fake_recognise)
+    table = demo_casino.tables["unlimited-blackjack"]
+    page = sign_in(browser, live_server, dealer)
+    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    page.click("#btn-take")
+    shuffle(page)
+    page.click("[data-chip='1-main-500']")
+    page.click("[data-chip='1-main-500']")
+    page.click("#btn-open")
+    needs(page, "card")
+    for code in ["5S", "9C", "6H", "TD"]:
+        scan(page, tmp_path, code)
+    needs(page, "decision")
+    page.click("[data-action='double']")
+    needs(page, "card")
+    assert "double" in page.inner_text("#prompt")
+    scan(page, tmp_path, "9D")
+    needs(page, "settle")
+    page.click("#btn-settle")
+    page.wait_for_selector("[data-bet='1/main']")
+    assert "20.00" in page.inner_text("[data-bet='1/main']")
+    rnd = Round.objects.get(table=table)
+    assert list(rnd.decisions.values_list("action", flat=True)) == ["double"]
+    assert rnd.due == {"1": {"main": "20.00"}}
+
+
+def test_the_round_survives_a_reload(browser, live_server, demo_casino, dealer):
+    table = demo_casino.tables["mini-blackjack"]
+    page = sign_in(browser, live_server, dealer)
+    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    page.click("#btn-take")
+    shuffle(page)
+    page.click("[data-chip='1-main-500']")
+    page.click("#btn-open")
+    for code in ["TS", "6D", "7H", "9C"]:
+        pick(page, code)
+    needs(page, "decision")
+    page.reload()
+    needs(page, "decision")
+    assert page.locator(".hands .playing-card").count() == 4
+    assert page.is_visible("#hint")  # Mini Blackjack hints
+
+
+def test_a_bluffjack_hand_on_the_tablet_shows_the_pot_and_resolves_it(browser, live_server, demo_casino, dealer):
+    page = open_bluffjack_hand(browser, live_server, demo_casino.tables["bluffjack"], dealer)
+    assert "pot 2" in page.inner_text("#prompt")
+    for code in ["TS", "9H", "7D", "8C"]:
+        pick(page, code)
+    page.click("[data-action='raise-1']")  # the forced raise left of the dealer
+    page.wait_for_selector("[data-action='fold']")
+    page.click("[data-action='fold']")
+    needs(page, "settle")
+    page.click("#btn-settle")
+    page.wait_for_selector("[data-bet='2/pot']")
+    assert "fold" in page.inner_text("[data-bet='2/pot']")
+    # Paid as due, the round closes; the next hand starts from the stacks this one left.
+    page.click("#btn-paid")
+    page.click("#btn-next")
+    page.wait_for_selector("#bj-game")
+    # The stacks are redrawn when the server answers: wait for them rather than read at once.
+    page.wait_for_function("document.querySelector(\"[data-stack='Seat 1']\")?.innerText.includes('9 chips')")
+    assert "9 chips" in page.inner_text("[data-stack='Seat 1']")
+    assert "11 chips" in page.inner_text("[data-stack='Seat 2']")
+    assert "Seat 2 deals" in page.inner_text("#bj-game")
+    page.click("#btn-next-hand")
+    needs(page, "card")
+    assert "pot 2" in page.inner_text("#prompt")
+    assert "stack 9" in page.inner_text("[data-hand='seat:1']")
+    assert "stack 11" in page.inner_text("[data-hand='seat:2'] .wagers") and "deals" in page.inner_text("[data-hand='seat:2']")
+
+
+def test_contract_rummy_a_deal_played_on_the_tablet_and_the_score_sheet_across_a_reload(
+        browser, live_server, demo_casino, dealer):
+    from tables.models import RummyGame
+    from tables.services import rummy as services_rummy
+    from tests.tables.api.test_rummy_games import ANN, BOB, CY, UPCARD, shoe_order
+
+    table = demo_casino.tables["contract-rummy"]
+    page = sign_in(browser, live_server, dealer)
+    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    page.click("#btn-take")
+    page.wait_for_selector("#btn-take", state="hidden")
+    page.click("[data-rummy-count='3']")
+    page.click("[data-rummy-first='2']")
+    page.click("#rummy-start")
+    page.wait_for_selector("[data-rummy-action='start_deal']")
+    # The shuffler's read-out of the shoe (known cards) rather than the server's shuffle.
+    services_rummy.rummy_deal_start(game=RummyGame.objects.get(table=table), shoe_order=shoe_order(ANN, BOB, CY),
+                                    actor=dealer)  # fmt: skip
+    page.reload()
+    page.wait_for_selector("#rummy-prompt:has-text('Player 1')")
+    page.click("[data-rummy-action='take_discard']")
+    page.wait_for_selector(f"[data-hand-card='{UPCARD}']")
+    for i in range(10):  # Player 1's ten cards: two sets of five
+        page.click(f"[data-hand-index='{i}']")
+    page.click("[data-rummy-action='lay_down']")
+    page.wait_for_selector("[data-meld='1']")
+    page.click(f"[data-hand-card='{UPCARD}']")
+    page.click("[data-rummy-action='discard']")
+    page.wait_for_selector("[data-rummy-action='start_deal']")
+    assert page.inner_text("[data-sheet='Player 2']").split()[-1] == "67"
+    page.reload()
+    page.wait_for_selector("[data-sheet='Player 2']")
+    assert page.inner_text("[data-sheet='Player 1']").split() == ["Player", "1", "0", "0"]
+    assert page.inner_text("[data-sheet='Player 3']").split()[-1] == "67"
+    assert "deal 1 of 7" in page.inner_text("#rummy-title") and "Player 1 deals" in page.inner_text("#rummy-title")
+
+
+def test_contract_rummy_a_contract_is_checked_without_recording_it(browser, live_server, demo_casino, dealer):
+    table = demo_casino.tables["contract-rummy"]
+    page = sign_in(browser, live_server, dealer)
+    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    page.click("#rummy summary")
+    for code in ["7S", "7H", "7D", "KC", "KD", "KH"]:
+        page.click(f"[data-rummy-rank='{code[0]}']")
+        page.click(f"[data-rummy-suit='{code[1]}']")
+    page.click("#rummy-target-hand")
+    page.click("[data-rummy-rank='A']")
+    page.click("[data-rummy-suit='S']")
+    page.click("#rummy-check")
+    page.wait_for_selector("#rummy-result:has-text('contract met')")
+    assert "AS 15" in page.inner_text("#rummy-result")
+
+
+def test_a_pit_boss_corrects_a_card_after_settlement_and_sees_the_re_settlement(
+        browser, live_server, demo_casino, dealer, pit_boss):
+    from tables import services
+    from tables.models import AuditEvent
+
+    table = demo_casino.tables["bluffjack"]
+    services.table_open(table=table, actor=dealer)
+    services.shoe_shuffle(table=table, actor=dealer)
+    rnd = services.round_open(table=table, actor=dealer, seats=[
+        {"seat": 1, "player": "Ann", "stack": 2, "dealer": True}, {"seat": 2, "player": "Bob", "stack": 2}])
+    for code in ["TS", "9H", "9D", "8C"]:  # Bob 19, Ann 17
+        services.round_add_card(round=rnd, code=code, actor=dealer)
+    services.round_decide(round=rnd, action="raise", amount="1", actor=dealer)
+    services.round_decide(round=rnd, action="call", actor=dealer)
+    for _ in range(4):
+        rnd.refresh_from_db()
+        if rnd.prompt.get("needs") != "decision":
+            break
+        services.round_decide(round=rnd, action="stand", actor=dealer)
+    services.round_settle(round=rnd, actor=dealer)
+    page = sign_in(browser, live_server, pit_boss)
+    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    page.wait_for_selector("#correct:not([hidden])")
+    page.click("[data-fix-seq='3']")
+    page.click("[data-fix-rank='6']")
+    page.click("[data-fix-suit='D']")
+    page.click("[data-fix-reason='misread scan, checked on camera']")
+    page.click("#btn-correct")
+    page.wait_for_selector("#resettle:not([hidden])")
+    text = page.inner_text("#resettle")
+    assert "card #3" in text and "seat 1 pot" in text and "→ win" in text, text
+    assert AuditEvent.objects.filter(action="round.card.correct", round=rnd,
+                                     payload__reason="misread scan, checked on camera").exists()
+    # The recall shows the correction with its reason.
+    page.click("#btn-recall")
+    page.wait_for_selector("#recall-dialog[open]")
+    assert "9D→6D by pitboss (misread scan, checked on camera)" in page.inner_text("#recall-list")
+
+
+def real_scan_image(code: str) -> bytes:
+    """A generated photo of ``code`` (vision's synthetic shoe scan) that the real recogniser reads surely.
+
+    The generator is seeded; the first seed whose JPEG, as uploaded, reads as ``code`` with confidence >= 0.9 is
+    taken, so the round below is about the tablet's flow, not about vision's accuracy (measured there).
+    """
+    import cv2
+    import numpy as np
+
+    from vision import recognize
+    from vision.synth import random_style, shoe_image
+
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        img, _ = shoe_image(code, rng, random_style(rng, finnish=True))
+        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        assert ok
+        cards = recognize(cv2.imdecode(buf, cv2.IMREAD_COLOR))  # as the server will see the upload
+        if cards and cards[0]["code"] == code and cards[0]["confidence"] >= 0.9:
+            return bytes(buf)
+    raise AssertionError(f"no generated image of {code} reads surely")
+
+
+def test_a_finnish_27_round_from_real_scan_images_through_the_real_recogniser(
+    browser, live_server, demo_casino, dealer, tmp_path
+):
+    table = demo_casino.tables["finnish-27"]
+    page = open_finnish_round(browser, live_server, table, dealer)
+
+    def real_scan(code: str) -> None:
+        before = page.locator(".hands .playing-card").count()
+        f = tmp_path / f"real-{code}-{before}.jpg"
+        f.write_bytes(real_scan_image(code))
+        page.set_input_files("#scan-input", str(f))
+        page.wait_for_function(f"document.querySelectorAll('.hands .playing-card').length > {before}")
+
+    for code in ["9S", "9C", "9H", "9D"]:
+        real_scan(code)
+    needs(page, "decision")
+    assert "must hit" in page.inner_text("#prompt")
+    page.click("[data-action='hit']")
+    needs(page, "card")
+    real_scan("9D")
+    needs(page, "decision")
+    page.click("[data-action='stand']")
+    needs(page, "settle")
+    page.click("#btn-settle")
+    page.wait_for_selector("[data-bet='1/bonus']")
+    assert "9990.00" in page.inner_text("[data-bet='1/bonus']")
+    rnd = Round.objects.get(table=table)
+    cards = list(RoundCard.objects.filter(round=rnd).order_by("seq"))
+    assert [c.code for c in cards] == ["9S", "9C", "9H", "9D", "9D"]
+    assert all(c.source == "scan" and c.recognised_code == c.code and c.confidence >= 0.9 for c in cards)
+    assert all(len(c.image_sha256) == 64 for c in cards)
+
+
+def test_a_poll_that_read_the_round_before_it_was_paid_does_not_undo_the_payment(
+    browser, live_server, demo_casino, dealer
+):
+    # The tablet polls every 3 seconds. A poll that read the round just before "Confirm paid" was
+    # answered, and arrives after it, once put the round back to "settled": "Confirm paid" again,
+    # with a version the server had left (the next click was refused as a conflict).
+    page = open_bluffjack_hand(browser, live_server, demo_casino.tables["bluffjack"], dealer)
+    for code in ["TS", "9H", "7D", "8C"]:
+        pick(page, code)
+    page.click("[data-action='raise-1']")
+    page.click("[data-action='fold']")
+    needs(page, "settle")
+    page.click("#btn-settle")
+    page.wait_for_selector("#btn-paid:not([disabled])")
+
+    held: list[Any] = []  # (route, the answer as the server gave it then)
+
+    def hold(route: Any) -> None:
+        if route.request.method == "GET" and not held:
+            held.append((route, route.fetch()))  # read now, delivered later
+        else:
+            route.continue_()
+
+    page.route("**/api/rounds/*/", hold)
+    for _ in range(100):  # the next poll reads the round (within 3 s)
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "no poll read the round"
+    page.click("#btn-paid")
+    page.wait_for_selector("#closed-flag")
+    route, stale = held[0]
+    route.fulfill(response=stale)  # the poll's answer arrives after the payment's
+    page.wait_for_timeout(300)
+    assert page.is_visible("#closed-flag")
+    assert not page.is_visible("#btn-paid")
+    page.unroute("**/api/rounds/*/")

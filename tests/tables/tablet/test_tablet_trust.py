@@ -1,0 +1,253 @@
+"""A round screen a dealer trusts (Playwright, headless Chromium at 1280x800): hands drawn as hands
+(split hands side by side, labelled, with totals and marks), the hole card face down until the
+dealer plays, the prompt and the buttons in words, errors in words, bet limits checked as entered,
+unsure scans confirmed from the reader's guesses, shuffle and cancel confirmed with a reason."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tables.models import Round, RoundCard, RoundState, ShuffleEvent
+from tests.tables.tablet.test_tablet_rounds import (
+    CODES,
+    card_image,
+    needs,
+    open_finnish_round,
+    pick,
+    shuffle,
+    sign_in,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+SHOTS = os.environ.get("TABLET_SCREENSHOTS")  # a folder: the tests also save the screens docs/tablet.md shows
+
+
+def shot(page: Any, name: str) -> None:
+    if SHOTS:
+        page.evaluate("() => { document.getElementById('toast').hidden = true; }")
+        page.screenshot(path=str(Path(SHOTS) / name))
+
+
+def unsure_recognise(image: Any) -> list[dict[str, Any]]:
+    """The scan stand-in, unsure below 50%: "unknown" with the reader's guesses (the card, then the next code)."""
+    b, g, _ = (int(v) for v in image[0, 0])
+    corners = [[0, 0], [89, 0], [89, 119], [0, 119]]
+    if g >= 50:
+        return [{"code": CODES[b], "confidence": g / 100, "corners": corners}]
+    guesses = [
+        {"code": CODES[b], "confidence": g / 100},
+        {"code": "JK", "confidence": g / 300},
+        {"code": "XX", "confidence": 0.01},
+    ]  # an invalid code is never offered
+    return [{"code": "unknown", "confidence": g / 100, "corners": corners, "guesses": guesses}]
+
+
+def open_blackjack(browser: Any, live_server: Any, table: Any, dealer: Any, chips: list[str]) -> Any:
+    page = sign_in(browser, live_server, dealer)
+    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    page.click("#btn-take")
+    shuffle(page)
+    for chip in chips:
+        page.click(f"[data-chip='{chip}']")
+    page.click("#btn-open")
+    needs(page, "card")
+    return page
+
+
+def test_split_hands_side_by_side_with_labels_totals_and_marks_and_the_hole_card_face_down_until_the_dealer_plays(
+    browser, live_server, demo_casino, dealer
+):
+    table = demo_casino.tables["unlimited-blackjack"]
+    page = open_blackjack(browser, live_server, table, dealer, ["3-main-500", "3-behind-500"])
+    for code in ["8S", "6H", "8H", "TC"]:
+        pick(page, code)
+    needs(page, "decision")
+    # The hole card is face down: a card back, its code nowhere on the hands; the dealer "shows 6".
+    assert page.locator("#hands [data-hole='1']").is_visible()
+    assert page.locator("#hands [data-code='TC']").count() == 0
+    assert page.inner_text("[data-total='dealer']") == "shows 6"
+    assert page.inner_text("#prompt") == "Seat 3: 16 against the dealer's 6 — hit, stand, double or split"
+    assert [page.inner_text(f"[data-action='{a}']") for a in ("hit", "stand", "double", "split")] == [
+        "Hit",
+        "Stand",
+        "Double",
+        "Split",
+    ]
+    assert "behind 5.00, doubles along, follows both hands" in page.inner_text("[data-hand='seat:3']")
+    # The shoe counter follows each card at once.
+    page.wait_for_selector("#shoe-text:has-text(' 4 of ')")
+
+    page.click("[data-action='split']")
+    needs(page, "card")
+    assert page.inner_text("#prompt") == "Seat 3, hand 1: deal the second card of the split hand"
+    pick(page, "3D")
+    page.click("[data-action='hit']")
+    needs(page, "card")
+    pick(page, "QC")
+    page.click("[data-action='stand']")
+    pick(page, "3C")
+    assert page.inner_text("#prompt") == "Seat 3, hand 2: 11 against the dealer's 6 — hit, stand or double"
+    page.click("[data-action='double']")
+    needs(page, "card")
+    assert page.inner_text("#prompt") == "Seat 3, hand 2: deal the card for the double"
+    pick(page, "KD")
+    needs(page, "card")  # the dealer's turn: the hole card turns over
+    h1, h2 = page.locator("[data-sub='seat:3/hand:0']"), page.locator("[data-sub='seat:3/hand:1']")
+    assert (
+        h1.locator(".hand-label").inner_text() == "Hand 1"
+        and h2.locator(".hand-label").inner_text() == "Hand 2"
+    )
+    assert [c.get_attribute("data-code") for c in h1.locator(".playing-card").all()] == ["8S", "3D", "QC"]
+    assert [c.get_attribute("data-code") for c in h2.locator(".playing-card").all()] == ["8H", "3C", "KD"]
+    assert h1.locator(".total").inner_text() == "21" and h2.locator(".total").inner_text() == "21"
+    assert h2.locator(".mark.doubled").is_visible() and h1.locator(".mark.doubled").count() == 0
+    b1, b2 = h1.bounding_box(), h2.bounding_box()
+    assert abs(b1["y"] - b2["y"]) < 2 and b2["x"] >= b1["x"] + b1["width"]  # side by side
+    assert "hand:" not in page.inner_text("#round")
+    assert page.locator("#hands [data-code='TC']").is_visible()
+    assert page.inner_text("[data-total='dealer']") == "16"
+    assert page.inner_text("#prompt") == "Dealer must hit: 16"
+    pick(page, "9S")
+    needs(page, "settle")
+    assert page.inner_text("[data-total='dealer']") == "bust 25"
+
+    doc = json.loads(
+        page.evaluate(f"() => fetch('/api/rounds/{Round.objects.get(table=table).pk}/').then(r => r.text())")
+    )
+    hole = [c for c in doc["cards"] if c.get("hole")]
+    assert (
+        len(hole) == 1 and hole[0]["code"] == "TC" and hole[0]["face_up"] is True
+    )  # revealed once the dealer plays
+
+
+def test_the_round_document_says_the_hole_card_is_face_down(browser, live_server, demo_casino, dealer):
+    table = demo_casino.tables["unlimited-blackjack"]
+    page = open_blackjack(browser, live_server, table, dealer, ["1-main-500"])
+    for code in ["9S", "5H", "9H"]:
+        pick(page, code)
+    assert page.inner_text("#prompt") == "Deal the dealer's hole card, face down"
+    pick(page, "KC")
+    page.wait_for_selector("#hands [data-hole='1']")
+    assert page.locator("#hands [data-code='KC']").count() == 0
+    doc = json.loads(
+        page.evaluate(f"() => fetch('/api/rounds/{Round.objects.get(table=table).pk}/').then(r => r.text())")
+    )
+    hole = [c for c in doc["cards"] if c.get("hole")]
+    assert hole and hole[0]["face_up"] is False and hole[0]["to"] == "dealer"
+    assert doc["view"]["dealer"]["hole_face_down"] is True
+    # Nor does the game recall show it while the round is open.
+    page.click("#btn-recall")
+    page.wait_for_selector("#recall-dialog[open] [data-hole='1']")
+    assert page.locator("#recall-list [data-code='KC']").count() == 0
+
+
+def test_an_unsure_scan_is_confirmed_from_the_readers_guesses(
+    browser, live_server, demo_casino, dealer, monkeypatch, tmp_path
+):
+    from tables import services
+
+    monkeypatch.setattr(services, "recognise", unsure_recognise)
+    table = demo_casino.tables["finnish-27"]
+    page = open_finnish_round(browser, live_server, table, dealer)
+    f = tmp_path / "unsure.png"
+    f.write_bytes(card_image("9S", 30))
+    page.set_input_files("#scan-input", str(f))
+    page.wait_for_selector("#scan-confirm [data-confirm='9S']")
+    box = page.inner_text("#scan-confirm")
+    assert "undefined" not in box and "unknow" not in box and "XX" not in box
+    guess = page.locator("[data-confirm='9S']")
+    assert "9♠" in guess.inner_text() and "30%" in guess.inner_text()
+    assert page.locator("[data-confirm='JK']").is_visible()  # Finnish 27 plays with Jokers
+    shot(page, "tablet-unsure-scan.png")
+    guess.click()
+    page.wait_for_selector("#hands [data-code='9S']")
+    assert page.is_hidden("#scan-confirm") and page.is_hidden("#error")
+    card = RoundCard.objects.get(round__table=table)
+    assert card.code == "9S" and card.scan is not None and card.recognised_code == ""
+
+
+def test_errors_are_shown_in_words_and_bet_limits_are_checked_as_entered(
+    browser, live_server, demo_casino, dealer
+):
+    table = demo_casino.tables["unlimited-blackjack"]
+    table.side_bet_max = 20
+    table.save()
+    page = sign_in(browser, live_server, dealer)
+    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    page.click("#btn-take")
+    shuffle(page)
+    assert "5.00 – 20.00" in page.inner_text("[data-seat='3'] .chip-row:nth-of-type(2)")
+    page.click("[data-chip='3-main-500']")
+    page.click("[data-chip='3-pp-2500']")
+    assert page.inner_text("[data-limit='3-pp']") == "Perfect Pairs 25.00: above the table maximum of 20.00"
+    assert page.is_disabled("#btn-open")
+
+    # A tablet that believed a wider limit: the server refuses, and the dealer reads a sentence.
+    def wider(route: Any) -> None:
+        response = route.fetch()
+        body = response.json()
+        if isinstance(body, dict) and "limits" in body:
+            body["limits"]["perfect-pairs"]["max"] = "1000.00"
+        route.fulfill(response=response, json=body)
+
+    page.route("**/api/tables/*/", wider)
+    page.reload()
+    page.click("[data-chip='3-main-500']")
+    page.click("[data-chip='3-pp-2500']")
+    page.click("#btn-open")
+    page.wait_for_selector("#error:not([hidden])")
+    text = page.inner_text("#error")
+    assert text == "Seat 3 Perfect Pairs bet must be between 5.00 and 20.00 at this table."
+    assert "seats[" not in text and "[" not in text
+    assert page.get_attribute("#error", "data-field") == "seats[0].wagers.perfect-pairs"
+    box = page.locator("#error").bounding_box()
+    assert 0 <= box["y"] < 800  # in sight, though the dealer tapped Start round at the bottom of the page
+    shot(page, "tablet-error.png")
+
+
+def test_shuffle_and_cancel_ask_for_confirmation_and_a_reason(browser, live_server, demo_casino, dealer):
+    table = demo_casino.tables["unlimited-blackjack"]
+    page = sign_in(browser, live_server, dealer)
+    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    page.click("#btn-take")
+    page.wait_for_selector("#btn-take", state="hidden")
+    shuffles = ShuffleEvent.objects.filter(table=table).count()
+    page.click("#btn-shuffle")
+    page.wait_for_selector("#shuffle-dialog[open]")
+    page.click("[data-cmd='shuffle-close']")  # thought better of it: nothing happens
+    page.wait_for_selector("#shuffle-dialog", state="hidden")
+    assert ShuffleEvent.objects.filter(table=table).count() == shuffles
+    shuffle(page, "cards exposed or dropped")
+    assert ShuffleEvent.objects.filter(table=table).latest("at").reason == "cards exposed or dropped"
+
+    page.click("[data-chip='2-main-500']")
+    page.click("#btn-open")
+    needs(page, "card")
+    pick(page, "5S")
+    page.click("#btn-cancel")
+    page.wait_for_selector("#cancel-dialog[open]")
+    page.click("[data-cmd='cancel-close']")  # keep playing
+    page.wait_for_selector("#cancel-dialog", state="hidden")
+    assert Round.objects.get(table=table).state == RoundState.IN_PLAY
+    page.click("#btn-cancel")
+    page.click("[data-cancel-reason='misdeal']")
+    page.wait_for_selector("#round-state[data-state='cancelled']")
+    assert Round.objects.get(table=table).state == RoundState.CANCELLED
+
+
+def test_the_home_page_says_who_holds_each_table(browser, live_server, demo_casino, dealer):
+    page = sign_in(browser, live_server, dealer)
+    tiles = page.locator(".table-tile .holder")
+    assert tiles.count() == len(demo_casino.tables)
+    assert all("free" in t for t in tiles.all_inner_texts())
+    page.click(f"[data-table='{demo_casino.tables['mini-blackjack'].pk}']")
+    page.click("#btn-take")
+    page.wait_for_selector("#btn-take", state="hidden")
+    page.goto(f"{live_server.url}/tablet/")
+    holder = page.locator(f"[data-table='{demo_casino.tables['mini-blackjack'].pk}'] .holder").inner_text()
+    assert holder == f"held by {dealer.username} (you)"
