@@ -60,6 +60,7 @@ class PausableProxy:
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind(("127.0.0.1", port))
+        self.port = self.sock.getsockname()[1]  # port 0: the one the system chose
         self.sock.listen(128)
         self.sock.settimeout(0.5)
         threading.Thread(target=self._accept, daemon=True).start()
@@ -345,9 +346,8 @@ def main() -> int:
                     help="database pauses in seconds, comma-separated (default 10,25)")
     ap.add_argument("--json", default="var/faults-result.json")
     args = ap.parse_args()
-    for p in (args.port, args.proxy_port):
-        if not 8740 <= p <= 8749:
-            ap.error("use ports in 8740-8749")
+    if not 1024 <= args.port <= 65535 or not (args.proxy_port == 0 or 1024 <= args.proxy_port <= 65535):
+        ap.error("use unprivileged ports (both listen on 127.0.0.1 only); --proxy-port 0: any free port")
     rng = random.Random(args.seed)
     var_dir = f"/tmp/{args.database}-var"
     Path(var_dir).mkdir(parents=True, exist_ok=True)
@@ -355,7 +355,7 @@ def main() -> int:
     if not args.reuse_db:
         fresh_database(args.pg, args.database, direct_env, 0, log)
     proxy = PausableProxy(args.proxy_port, ("127.0.0.1", 5432))
-    env = server_env(args.database, f"postgres://postgres@127.0.0.1:{args.proxy_port}", args.cache, var_dir)
+    env = server_env(args.database, f"postgres://postgres@127.0.0.1:{proxy.port}", args.cache, var_dir)
     server = Gunicorn(args.port, env, workers=4, log_path=f"{var_dir}/gunicorn.log", timeout=30)
     events: list[dict] = []
     flags = {"db_paused": False, "killing": False, "stop": False}
@@ -377,7 +377,7 @@ def main() -> int:
             threads = [threading.Thread(target=run, args=(tb,), daemon=True) for tb in tablets]
             for th in threads:
                 th.start()
-            log(f"gunicorn on {base} via proxy :{args.proxy_port}; tablets at tables 2 and 3")
+            log(f"gunicorn on {base} via proxy :{proxy.port}; tablets at tables 2 and 3")
             end = time.monotonic() + args.seconds
             kill_until = time.monotonic() + args.seconds * 0.4
             time.sleep(5)
