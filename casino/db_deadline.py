@@ -157,6 +157,10 @@ def watch_connection(sender: Any, connection: Any, **kwargs: Any) -> None:
             assert ticket is not None
             fired, ticket = WATCHDOG.disarm(ticket), None
             if fired:
+                # Close it the way Django closes a connection lost inside a transaction: the atomic
+                # blocks being left then roll back nothing and, above all, do not reconnect (which
+                # would wait DB_CONNECT_TIMEOUT more on the same silent server).
+                connection.close()
                 raise QueryDeadlineExceeded(
                     f"no answer from the database within {seconds:g} s (DB_QUERY_DEADLINE): connection dropped"
                 ) from exc
