@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied
 from django.core.files.base import ContentFile
@@ -113,7 +114,8 @@ def audit(*, actor: Any, action: str, table: Table | None = None, round: Round |
 
 # Lock order.  Every write takes its row locks in ONE order:
 #
-#     table  →  game (Bluffjack or Contract Rummy)  →  round  →  anything under them (shoe, sessions, ...)
+#     table  →  game (Bluffjack or Contract Rummy)  →  round  →  anything under them (shoe, sessions,
+#     the dealer's user row in ``table_open``, ...)
 #
 # and never locks a row higher in that list after one lower down.  ``_lock_table``, ``_lock_bluffjack``,
 # ``_lock_round`` (and ``services_rummy._lock_game``) are the only ways in, and each takes the locks above
@@ -148,6 +150,12 @@ def table_open(*, table: Table, dealer: Any | None = None, actor: Any) -> TableS
             check_pit_boss(actor)
         elif not (DEALER in roles_of(actor) or is_pit_boss(actor)):
             raise PermissionDenied("only a dealer or a pit boss can open a table")
+        # A dealer holds one table at a time (unique index one_open_session_per_dealer).  Two opens for
+        # the same dealer at two tables lock two different tables, so they serialise on the dealer's row
+        # here (below the table in the lock order; FOR NO KEY UPDATE does not block the sessions' and
+        # audit events' foreign keys to it): else both saw no session elsewhere, both inserted one, and
+        # the second failed the index with a 500 (found by bench/probe.py).
+        list(get_user_model().objects.select_for_update(no_key=True).filter(pk=dealer.pk).values_list("pk", flat=True))
         current = TableSession.objects.select_for_update().filter(table=table, closed_at__isnull=True).first()
         if current is not None:
             if current.dealer_id == dealer.pk:
