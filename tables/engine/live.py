@@ -51,6 +51,8 @@ class LiveAdapter(Protocol):
 
     def pause(self, state: Any, reason: str, at: datetime) -> None: ...
 
+    def resume(self, state: Any) -> None: ...
+
     def stand_interrupted(self, state: Any, now: datetime) -> list[DecisionMade]: ...
 
 
@@ -115,6 +117,11 @@ def cancel(game: str, state: Any, reason: str) -> list[tuple[int, list[Settlemen
 def pause(game: str, state: Any, reason: str, at: datetime) -> None:
     """The round was interrupted at ``at`` (replaying a paused round)."""
     adapter(game).pause(state, reason, at)
+
+
+def resume(game: str, state: Any) -> None:
+    """A paused round goes on where it stopped (``RuleViolation`` when it is not paused)."""
+    adapter(game).resume(state)
 
 
 def stand_interrupted(game: str, state: Any, now: datetime) -> list[DecisionMade]:

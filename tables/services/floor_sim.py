@@ -32,6 +32,7 @@ from django.utils import timezone
 
 from tables.access import DEALER, PIT_BOSS
 from tables.engine.cards import Card
+from tables.engine.games import house_games
 from tables.engine.money import fmt
 from tables.engine.paytable import PayTable as EnginePayTable
 from tables.engine.rulesets import rules_from_params
@@ -60,7 +61,7 @@ from tables.models import (
     Wager,
 )
 
-SIM_GAMES = ("finnish-27", "unlimited-blackjack", "mini-blackjack")
+SIM_GAMES = house_games()  # the floor simulator plays the house-banked games
 SIM_PIT = "Simulated pit"
 BATCH = 5000
 

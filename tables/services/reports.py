@@ -25,6 +25,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from tables import conf
+from tables.engine.games import house_games
 from tables.models import (
     Approval,
     AuditFinding,
@@ -122,7 +123,7 @@ def database_totals(day: date) -> dict[str, Any]:
     """Rounds, handle and win of the day straight from the rounds (what the report must agree with)."""
     start, end = day_bounds(day)
     rounds = Round.objects.filter(opened_at__gte=start, opened_at__lt=end, state__in=COUNTED_STATES,
-                                  game__in=("finnish-27", "unlimited-blackjack", "mini-blackjack"))
+                                  game__in=house_games())
     handle = Wager.objects.filter(round__in=rounds, refunded=False).aggregate(s=Sum("amount"))["s"] or Decimal("0")
     net = SettlementLine.objects.filter(round__in=rounds, superseded=False).aggregate(s=Sum("net"))["s"] or Decimal("0")
     cent = Decimal("0.01")

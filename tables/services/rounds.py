@@ -15,6 +15,7 @@ from tables.access import check_pit_boss, check_right
 from tables.engine import live
 from tables.engine.cards import parse_card
 from tables.engine.errors import InvalidCard, InvalidInput, RuleViolation
+from tables.engine.games import game as game_spec
 from tables.engine.money import fmt, parse_amount
 from tables.engine.round import Prompt
 from tables.engine.settlement import discrepancies as engine_discrepancies
@@ -139,9 +140,10 @@ def round_open(*, table: Table, seats: object, actor: Any, bluffjack_game: Bluff
         setup = _setup_of(seats)
         _check_limits(table, setup)
         game = table.game.slug
+        carries_stacks = "stacks" in game_spec(game).capabilities  # a game of hands (Bluffjack): stacks carry over
         if bluffjack_game is not None:
             setup.update(carry=bluffjack_game.carry, house=bluffjack_game.house, set_aside=bluffjack_game.set_aside)
-        elif game == "bluffjack":
+        elif carries_stacks:
             playing = BluffjackGame.objects.filter(table=table, state=GameState.PLAYING).first()
             if playing is not None:
                 raise Conflict(f"Bluffjack game {playing.number} is playing at this table: deal its next hand "
@@ -151,7 +153,7 @@ def round_open(*, table: Table, seats: object, actor: Any, bluffjack_game: Bluff
         table_minimum = table.min_bet
         # Let the engine validate the setup (side-bet names, insurance, behind presets, seat counts).
         live.start(game, rules_params, pay_lines, table_minimum, setup, engine_shoe(shoe))
-        if game == "bluffjack" and bluffjack_game is None:
+        if carries_stacks and bluffjack_game is None:
             bluffjack_game = _bluffjack_game_new(table, setup, rules_params, actor)
         number = (Round.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0) + 1
         round = Round.objects.create(
@@ -435,7 +437,9 @@ def round_pause(*, round: Round | int, actor: Any, reason: str = "", expected_ve
         round = _lock_round(round, expected_version)
         check_right(actor, round.table)
         _require_state(round, RoundState.IN_PLAY, doing="pause")
-        _bump(round, state=RoundState.PAUSED, paused_at=timezone.now())
+        now = timezone.now()
+        live.pause(round.game, _replay(round), reason or "interrupted", now)  # the engine says whether it may
+        _bump(round, state=RoundState.PAUSED, paused_at=now)
         audit(actor=actor, action="round.pause", table=round.table, round=round, payload={"reason": reason})
         return round
 
@@ -446,6 +450,7 @@ def round_resume(*, round: Round | int, actor: Any, expected_version: int | None
         round = _lock_round(round, expected_version)
         check_right(actor, round.table)
         _require_state(round, RoundState.PAUSED, doing="resume")
+        live.resume(round.game, _replay(round))  # the replayed state is paused; the engine resumes it
         _bump(round, state=RoundState.IN_PLAY, paused_at=None)
         audit(actor=actor, action="round.resume", table=round.table, round=round)
         return round

@@ -16,9 +16,10 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tables.engine.errors import InvalidInput
+from tables.engine.games import SLUGS, games_of_engine
 
-GAMES = ("finnish-27", "unlimited-blackjack", "mini-blackjack", "bluffjack", "contract-rummy")
-BLACKJACK = ("unlimited-blackjack", "mini-blackjack")
+GAMES = SLUGS
+BLACKJACK = games_of_engine("blackjack")
 
 
 class ProgressBar:
