@@ -13,8 +13,7 @@ from django.db import transaction
 from PIL import Image, UnidentifiedImageError  # imported at start: a worker's first scan pays no import
 
 from tables.access import check_right
-from tables.engine import live
-from tables.engine.cards import parse_card
+from tables.engine import live, witness
 from tables.engine.errors import InvalidInput, RuleViolation
 from tables.engine.shoe import Shoe as EngineShoe
 from tables.errors import Conflict
@@ -33,7 +32,7 @@ from tables.services.common import (
     audit,
     scan_confidence,
 )
-from tables.services.rounds import _record_card, _valid_code
+from tables.services.rounds import _record_card
 
 MAX_IMAGE_BYTES = 8 * 1024 * 1024
 # A tablet or document camera's photo is at most about 12-24 megapixels; more is refused before decoding.
@@ -54,23 +53,13 @@ class ScanResult:
 
 
 def scan_guesses(found: list[dict[str, Any]], shoe: EngineShoe | None, limit: int = 4) -> list[dict[str, Any]]:
-    """The reader's best guesses for an unsure scan: valid card codes the shoe can still deal, with
-    their confidence, best first (a read code counts as a guess, an "unknown" one brings its guesses)."""
-    best: dict[str, float] = {}
-    for c in found:
-        for g in [c, *(c.get("guesses") or [])]:
-            code, conf = str(g.get("code", "")), float(g.get("confidence", 0.0))
-            if not _valid_code(code):
-                continue
-            code = parse_card(code).code
-            if shoe is not None:
-                try:
-                    shoe.verify_deal(parse_card(code))
-                except (InvalidInput, ValueError):
-                    continue
-            best[code] = max(best.get(code, 0.0), conf)
-    ranked = sorted(best.items(), key=lambda kv: -kv[1])[:limit]
-    return [{"code": k, "confidence": round(v, 4)} for k, v in ranked]
+    """The reader's best guesses for an unsure scan: cards the shoe can still deal, best first, with the
+    belief once weighed by the shoe (``tables.engine.witness``; a read code counts as a guess, an
+    "unknown" one brings its guesses)."""
+    candidates = [(str(g.get("code", "")), float(g.get("confidence", 0.0)))
+                  for c in found for g in [c, *(c.get("guesses") or [])]]  # fmt: skip
+    possible = [w for w in witness.weigh(candidates, shoe) if shoe is None or shoe.remaining()[w.card] > 0]
+    return [{"code": w.card.code, "confidence": round(w.weighed, 4)} for w in possible[:limit]]
 
 
 
@@ -138,6 +127,26 @@ def recognise(image: Any) -> list[dict[str, Any]]:
     return found
 
 
+def _witnessed(found: list[dict[str, Any]], shoe: EngineShoe | None) -> list[str] | None:
+    """The codes to record for the cards of a scan, weighed by the shoe (``tables.engine.witness``), or None
+    when any of them needs the dealer.  Cards of one scan are dealt in order: each is weighed by the shoe
+    as the ones before it left it."""
+    if not found:
+        return None
+    shoe = EngineShoe.from_dealt(shoe.spec, shoe.dealt) if shoe is not None else None
+    codes: list[str] = []
+    for c in found:
+        candidates = [(str(c["code"]), float(c["confidence"]))]
+        candidates += [(str(g["code"]), float(g["confidence"])) for g in c.get("guesses") or []]
+        card = witness.choose(candidates, shoe, scan_confidence())
+        if card is None:
+            return None
+        if shoe is not None:
+            shoe.deal(card)
+        codes.append(card.code)
+    return codes
+
+
 @dataclass(frozen=True)
 class ScanReading:
     """An uploaded scan read by vision, before anything is stored: its bytes, hash and cards found."""
@@ -176,20 +185,22 @@ def round_scan_card(*, round: Round | int, reading: ScanReading, actor: Any,
         scan.image.save(f"{sha[:16]}{ext}", ContentFile(image), save=False)
         scan.save()
         state = _replay(round)
-        confident = bool(found) and all(c["confidence"] >= scan_confidence() for c in found)
+        chosen = _witnessed(found, engine_shoe(round.shoe) if round.shoe_id else None)
         recorded: list[RoundCard] = []
-        if confident:
+        if chosen:
             try:
                 with transaction.atomic():
-                    for c in found:
-                        recorded.append(_record_card(round, state, c["code"], actor=actor, field="image",
-                                                     scan=scan, reading=c))  # fmt: skip
+                    for c, code in zip(found, chosen, strict=True):
+                        reading = c if code == c["code"] else {**c, "code": code, "read_as": c["code"]}
+                        recorded.append(_record_card(round, state, code, actor=actor, field="image",
+                                                     scan=scan, reading=reading))  # fmt: skip
             except (InvalidInput, RuleViolation, Conflict):
-                # An impossible or unexpected reading: ask the dealer rather than refuse the scan.
+                # A card the round cannot take now: ask the dealer rather than refuse the scan.
                 recorded = []
                 state = _replay(round)
         _bump(round, prompt=live.next_step_json(round.game, state))
         audit(actor=actor, action="round.scan", table=round.table, round=round,
-              payload={"sha256": sha, "recognised": found, "recorded": [r.code for r in recorded]})  # fmt: skip
+              payload={"sha256": sha, "recognised": found, "recorded": [r.code for r in recorded],
+                       "witnessed": [code for c, code in zip(found, chosen or [], strict=False) if code != c["code"]]})  # fmt: skip
         guesses = [] if recorded else scan_guesses(found, engine_shoe(round.shoe) if round.shoe_id else None)
         return ScanResult(round, scan, recorded, needs_confirmation=not recorded, candidates=found, guesses=guesses)
