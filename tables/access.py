@@ -48,6 +48,7 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "tables.view_*",
         *[perm for model in _MANAGED for perm in _crud(model)],
         "tables.change_game",
+        "tables.add_deckdesign",  # deck designs are enrolled, never edited (a new set of scans is a new design)
         "tables.publish_ruleset",
         "tables.publish_paytable",
     ],

@@ -142,6 +142,8 @@ class TableAdmin(HistoryAdmin):
     fieldsets = (
         (None, {"fields": ("pit", "number", "game", "status")}),
         ("Rules and pay table (published versions)", {"fields": ("rule_set", "pay_table")}),
+        ("Cards", {"fields": ("deck_design",),
+                   "description": "The deck design dealt here, as the reader learned it (Deck designs)."}),
         ("Limits", {"fields": ("min_bet", "max_bet", ("side_bet_min", "side_bet_max"), ("behind_min", "behind_max"),
                                "max_bets_behind"),
                     "description": "Side bets and bets behind take the main limits where their own are empty."}),
@@ -154,7 +156,7 @@ class TableAdmin(HistoryAdmin):
         # through the services (a table with a round open does not close; the dealer's session ends).
         if obj is not None and not request.user.has_perm("tables.add_table"):
             return ("pit", "number", "game", "rule_set", "pay_table", "min_bet", "max_bet", "side_bet_min",
-                    "side_bet_max", "behind_min", "behind_max", "max_bets_behind", "status")
+                    "side_bet_max", "behind_min", "behind_max", "max_bets_behind", "status", "deck_design")
         if obj is not None:
             return ("status",)
         return super().get_readonly_fields(request, obj)
@@ -495,3 +497,4 @@ class PayTableAdmin(VersionedAdmin):
 
 
 from tables.admin import audit as admin_audit  # noqa: E402,F401  (audit pages: tables/admin/audit.py)
+from tables.admin import decks as _decks  # noqa: E402,F401  (registers Deck designs)

@@ -275,7 +275,7 @@ class RoundScanView(ApiView):
         if upload.size > services.MAX_IMAGE_BYTES:
             raise InvalidInput(f"the image is larger than {services.MAX_IMAGE_BYTES // 2**20} MB",
                                         field="image")  # fmt: skip
-        reading = services.scan_read(upload.read())
+        reading = services.scan_read(upload.read(), selectors.deck_profile_of(rnd.table))
         return self._store(request, pk, reading=reading, version=data.get("version"))
 
     @idempotent

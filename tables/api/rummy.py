@@ -246,7 +246,7 @@ class RummyScanView(ApiView):
         if upload.size > services.MAX_IMAGE_BYTES:
             raise InvalidInput(f"the image is larger than {services.MAX_IMAGE_BYTES // 2**20} MB", field="image")
         raw = upload.read()
-        found = services.scan_read(raw).found
+        found = services.scan_read(raw, selectors.deck_profile_of(game.table)).found
         state = services_rummy.replay(game)
         deal = max(state.deal_number, 1)
         check = services_rummy.melds_from_scan([c["code"] for c in found], deal, state.rules)

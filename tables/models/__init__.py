@@ -107,3 +107,8 @@ __all__ += ["TheoryResult", "TheoryStatus"]
 from .games import BluffjackGame, GameState, RummyAction, RummyDeal, RummyGame  # noqa: E402
 
 __all__ += ["BluffjackGame", "GameState", "RummyAction", "RummyDeal", "RummyGame"]
+
+# Deck designs the reader has learned (enrolment profiles): tables/models/decks.py.
+from .decks import DeckDesign  # noqa: E402
+
+__all__ += ["DeckDesign"]

@@ -482,6 +482,10 @@ class Table(models.Model):
                                      validators=[MinValueValidator(Decimal("0.01"))],
                                      help_text="Largest bet behind; empty: the maximum bet.")
     max_bets_behind = models.PositiveSmallIntegerField(default=3, help_text="Bets behind one seat, at most.")
+    deck_design = models.ForeignKey(
+        "tables.DeckDesign", on_delete=models.PROTECT, null=True, blank=True, related_name="tables",
+        help_text="The card design dealt here, as the reader learned it (empty: the generic reader).",
+    )
     status = models.CharField(max_length=10, choices=TableStatus.choices, default=TableStatus.CLOSED)
 
     history = HistoricalRecords()

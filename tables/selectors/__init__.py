@@ -9,6 +9,7 @@ from tables.access import READ_ROLES, check_can_read
 from tables.selectors import round_view
 from tables.selectors.floor import (
     current_round,
+    deck_profile_of,
     held_by,
     seat_count,
     shoe_gauge,
@@ -33,7 +34,7 @@ from tables.selectors.rounds import (
 )
 
 __all__ = [
-    "READ_ROLES", "RECALL_ROUNDS", "check_can_read", "current_round", "current_shoe", "engine_shoe",
+    "READ_ROLES", "RECALL_ROUNDS", "check_can_read", "current_round", "current_shoe", "deck_profile_of", "engine_shoe",
     "engine_shoe_spec", "held_by", "round_document", "round_get", "round_recall", "round_state", "round_trail",
     "round_view", "scan_get", "scan_image_url", "seat_count", "shoe_gauge", "shoes_of", "table_document",
     "table_get", "table_limits", "table_list",

@@ -20,6 +20,12 @@ from tables.models import (
 from tables.selectors.rounds import current_shoe, engine_shoe
 
 
+def deck_profile_of(table: Table) -> str | None:
+    """The path of the enrolment profile of the table's deck design, or None (the generic reader)."""
+    design = table.deck_design if table.deck_design_id else None
+    return design.profile.path if design is not None and design.profile else None
+
+
 def table_list(*, user: Any) -> QuerySet[Table]:
     """Tables the user may see, with what the tablet's table picker shows."""
     check_can_read(user)

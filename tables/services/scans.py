@@ -103,8 +103,9 @@ def check_image_header(data: bytes) -> tuple[int, int]:
     return width, height
 
 
-def recognise(image: Any) -> list[dict[str, Any]]:
-    """Run vision on a decoded image; cards left to right as plain dicts."""
+def recognise(image: Any, profile: str | None = None) -> list[dict[str, Any]]:
+    """Run vision on a decoded image (with a deck design's enrolment profile, when the table has one);
+    cards left to right as plain dicts."""
     try:
         import vision
     except ImportError:
@@ -114,7 +115,7 @@ def recognise(image: Any) -> list[dict[str, Any]]:
         raise InvalidInput("card recognition is not available on this server: enter the card", field="image")
 
     found = []
-    for c in recognize(image):
+    for c in (recognize(image, profile=profile) if profile else recognize(image)):
         item = c if isinstance(c, dict) else {k: getattr(c, k) for k in ("code", "confidence", "corners")}
         corners = [[float(x), float(y)] for x, y in item.get("corners", [])]
         entry: dict[str, Any] = {"code": str(item["code"]), "confidence": float(item["confidence"]), "corners": corners}
@@ -162,9 +163,11 @@ def scan_precheck(*, round: Round, actor: Any) -> None:
     _require_state(round, RoundState.IN_PLAY, doing="add a card")
 
 
-def scan_read(image: bytes) -> ScanReading:
-    """Check the image's header, decode it and read its cards; no database work (runs outside any transaction)."""
-    found = recognise(decode_image(image))
+def scan_read(image: bytes, profile: str | None = None) -> ScanReading:
+    """Check the image's header, decode it and read its cards with the table's deck profile (``profile``, a
+    path; ``selectors.deck_profile_of``); no database work (runs outside any transaction)."""
+    decoded = decode_image(image)
+    found = recognise(decoded) if profile is None else recognise(decoded, profile)
     return ScanReading(image, hashlib.sha256(image).hexdigest(), found)
 
 
