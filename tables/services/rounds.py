@@ -198,16 +198,15 @@ def _record_card(round: Round, state: Any, card_code: str, *, actor: Any, field:
             shoe.verify_deal(card)  # an impossible card for this shoe is refused
         except InvalidCard as exc:
             raise InvalidCard(exc.message, field=field) from None
-    prompt = live.next_step(round.game, state)
-    if prompt.needs == "decision" and "hit" in prompt.allowed and live.draws_card(round.game, "hit"):
-        # A card dealt while a hand is to decide is that hand's hit (the card says it all); the
-        # engine still refuses a hit the rules forbid.
-        _record_decision(round, state, prompt, actor=actor, action="hit")
-        prompt = live.next_step(round.game, state)
-    if prompt.needs != "card":
-        raise Conflict(f"no card is expected now: {prompt.reason or prompt.needs}")
-    to = prompt.actor or "dealer"
-    live.deal(round.game, state, card)
+    try:
+        arrival = live.arrive(round.game, state, card)  # the engine says what the card is: a hit, or the card due
+    except live.NoCardExpected as exc:
+        raise Conflict(exc.message) from None
+    if arrival.implied_hit is not None:  # stored as the decision it was, before its card
+        hit = arrival.implied_hit
+        Decision.objects.create(round=round, seq=_next_seq(round), actor=hit.actor or "", action="hit",
+                                forced=hit.forced == "hit", recorded_by=actor)  # fmt: skip
+    to = arrival.to
     seq = _next_seq(round)
     recognised = str(reading.get("code", "")) if reading else ""
     if recognised and not _valid_code(recognised):

@@ -9,6 +9,7 @@ from decimal import Decimal
 import pytest
 
 from tables.engine import live
+from tables.engine.cards import parse_card
 from tables.engine.errors import RuleViolation
 from tables.engine.games import GAMES, games_of_engine, house_games, live_games, simulated_games
 from tables.engine.shoe import Shoe, ShoeSpec
@@ -41,3 +42,22 @@ def test_a_paused_blackjack_round_resumes_through_the_engine_and_cannot_resume_t
     live.resume("unlimited-blackjack", state)
     with pytest.raises(RuleViolation):
         live.resume("unlimited-blackjack", state)
+
+
+def _deal_until_decision(state: object, code: str = "5H") -> None:
+    while live.next_step("unlimited-blackjack", state).needs == "card":
+        live.deal("unlimited-blackjack", state, parse_card(code))
+
+
+def test_a_card_arriving_while_a_hand_may_hit_is_that_hand_s_hit() -> None:
+    state = live.start("unlimited-blackjack", {}, None, Decimal("5.00"),
+                       {"seats": [{"seat": 1, "wagers": {"main": "10.00"}}]}, Shoe(ShoeSpec(decks=6)))  # fmt: skip
+    _deal_until_decision(state)  # 5 5 against the dealer's 5: seat 1 to decide
+    prompt = live.next_step("unlimited-blackjack", state)
+    arrival = live.arrive("unlimited-blackjack", state, parse_card("2C"))
+    assert arrival.implied_hit == prompt and arrival.to == prompt.actor == "seat:1"
+    live.decide("unlimited-blackjack", state, "seat:1", "stand")
+    _deal_until_decision(state, "TS")  # the dealer draws to 17 or more
+    assert live.next_step("unlimited-blackjack", state).needs != "card"
+    with pytest.raises(live.NoCardExpected):
+        live.arrive("unlimited-blackjack", state, parse_card("3C"))
