@@ -97,19 +97,19 @@ def _run(args: argparse.Namespace) -> int:
                           "glyph_samples": len(profile), "seconds": round(time.perf_counter() - t, 2)}))
         return 0
     if args.command == "evaluate":
-        from .evaluate import evaluate
         from .profile import resolve
+        from .tools.evaluate import evaluate
 
         print(json.dumps(evaluate(args.folder, profile=resolve(args.profile)), indent=2))
         return 0
     if args.command == "generate":
-        from .synth import generate
+        from .tools.synth import generate
 
         finnish = None if args.finnish is None else args.finnish == "yes"
         print(generate(args.outdir, args.kind, args.n, args.seed, height=args.height, design=args.design,
                        font=args.font, finnish=finnish, court=args.court))
         return 0
-    from .train import train
+    from .tools.train import train
 
     train()
     return 0

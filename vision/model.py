@@ -1,4 +1,5 @@
-"""A small multilayer perceptron in numpy: the index classifier's inference (and its training)."""
+"""A small multilayer perceptron in numpy: the index classifier's inference (its training is in
+``vision.tools.train``)."""
 
 from __future__ import annotations
 
@@ -53,25 +54,6 @@ class Mlp:
         np.savez_compressed(path, **{k: getattr(self, k).astype(np.float32) for k in ("mean", "std", "w1", "b1", "w2", "b2")})
 
 
-def averaged(models: list[Mlp]) -> Mlp:
-    """One ensemble of ``models``, whose probabilities are the mean of theirs: their hidden layers
-    side by side (each input standardisation folded into its first layer), each member's output
-    layer reading only its own hidden units.  Where the members disagree the mean is unsure, as it
-    should be; a mean of logits would let one member's overconfidence carry it."""
-    k, hidden = len(CLASSES), [m.w1.shape[1] for m in models]
-    w1 = np.concatenate([m.w1 / m.std[:, None] for m in models], axis=1)
-    b1 = np.concatenate([m.b1 - (m.mean / m.std) @ m.w1 for m in models])
-    w2 = np.zeros((sum(hidden), k * len(models)), np.float32)
-    row = 0
-    for i, m in enumerate(models):
-        w2[row : row + hidden[i], i * k : (i + 1) * k] = m.w2
-        row += hidden[i]
-    b2 = np.concatenate([m.b2 for m in models])
-    f = w1.shape[0]
-    return Mlp(np.zeros(f, np.float32), np.ones(f, np.float32), w1.astype(np.float32), b1.astype(np.float32),
-               w2.astype(np.float32), b2.astype(np.float32))
-
-
 _MODEL: Mlp | None = None
 
 
@@ -85,56 +67,3 @@ def load_model(path: Path = MODEL_PATH) -> Mlp:
             return model
         _MODEL = model
     return _MODEL
-
-
-def train_mlp(x: np.ndarray, y: np.ndarray, *, hidden: int = 192, epochs: int = 40, seed: int = 0,
-              lr: float = 2e-3, batch: int = 256, noise: float = 0.5, log=print) -> Mlp:  # type: ignore[no-untyped-def]
-    """Train with Adam on cross-entropy (plain numpy, deterministic for a seed)."""
-    rng = np.random.default_rng(seed)
-    mean = x.mean(axis=0)
-    std = np.maximum(x.std(axis=0), 0.1)  # a floor: a pixel that never inks in training must not explode at run time
-    z = (x - mean) / std
-    n, f = z.shape
-    k = len(CLASSES)
-    params = {
-        "w1": rng.normal(0, np.sqrt(2 / f), (f, hidden)).astype(np.float32),
-        "b1": np.zeros(hidden, np.float32),
-        "w2": rng.normal(0, np.sqrt(2 / hidden), (hidden, k)).astype(np.float32),
-        "b2": np.zeros(k, np.float32),
-    }
-    m = {key: np.zeros_like(v) for key, v in params.items()}
-    v = {key: np.zeros_like(val) for key, val in params.items()}
-    step = 0
-    onehot = np.eye(k, dtype=np.float32)[y]
-    for epoch in range(epochs):
-        order = rng.permutation(n)
-        loss_sum = 0.0
-        for i in range(0, n, batch):
-            idx = order[i : i + batch]
-            xb, yb = z[idx], onehot[idx]
-            # Input noise: no single pixel of one typeface may decide a class (robustness to unseen designs).
-            xb = xb + rng.normal(0, noise, xb.shape).astype(np.float32)
-            h_pre = xb @ params["w1"] + params["b1"]
-            h = np.maximum(h_pre, 0)
-            logits = h @ params["w2"] + params["b2"]
-            logits -= logits.max(axis=1, keepdims=True)
-            p = np.exp(logits)
-            p /= p.sum(axis=1, keepdims=True)
-            loss_sum += float(-(yb * np.log(p + 1e-9)).sum())
-            g_logits = (p - yb) / len(idx)
-            grads = {"w2": h.T @ g_logits + 1e-4 * params["w2"], "b2": g_logits.sum(axis=0)}
-            g_h = g_logits @ params["w2"].T
-            g_h[h_pre <= 0] = 0
-            grads["w1"] = xb.T @ g_h + 1e-4 * params["w1"]
-            grads["b1"] = g_h.sum(axis=0)
-            step += 1
-            rate = lr * (0.5 ** (epoch / 15))
-            for key in params:
-                m[key] = 0.9 * m[key] + 0.1 * grads[key]
-                v[key] = 0.999 * v[key] + 0.001 * grads[key] ** 2
-                mh = m[key] / (1 - 0.9**step)
-                vh = v[key] / (1 - 0.999**step)
-                params[key] -= (rate * mh / (np.sqrt(vh) + 1e-8)).astype(np.float32)
-        if log:
-            log(f"epoch {epoch + 1}/{epochs}: loss {loss_sum / n:.4f}")
-    return Mlp(mean.astype(np.float32), std.astype(np.float32), params["w1"], params["b1"], params["w2"], params["b2"])

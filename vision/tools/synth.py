@@ -2,7 +2,7 @@
 table-scene backgrounds with the distortions of real cameras.  Seeded and reproducible.
 
 Used by the tests (a fresh clone has no outside images) and by ``python -m vision generate``.  The
-fonts and suit shapes come from ``vision.glyphs``; no third-party deck artwork is used.
+fonts and suit shapes come from ``vision.tools.glyphs``; no third-party deck artwork is used.
 """
 
 from __future__ import annotations

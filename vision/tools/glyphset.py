@@ -8,9 +8,9 @@ import math
 import cv2
 import numpy as np
 
-from .features import glyph_features
+from ..features import glyph_features
+from ..model import CLASSES, JUNK
 from .glyphs import SUIT_CHARS, drawn_suit, font_files, suit_font_files, text_mask
-from .model import CLASSES, JUNK
 
 JUNK_LETTERS = "BEGLMNOPRUVWXYZbdeopqrs%&#@?"
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import cv2
 
-from .recognize import recognize
+from ..recognize import recognize
 
 
 def evaluate(folder: Path, *, confident: float = 0.9, profile: Any = None) -> dict[str, Any]:
