@@ -16,12 +16,15 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 
-def _read(path: str) -> np.ndarray:
+def _read(path: str) -> npt.NDArray[Any]:
+    """The image in the file at ``path``, as decoded (any depth: ``recognize`` converts)."""
     p = Path(path)
     if not p.is_file():
         raise ValueError(f"no such file: {path}")

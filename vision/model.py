@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
 import numpy as np
+
+from .arrays import F32, U8, Floats
+from .config import DEFAULT_CONFIG, RecognizerConfig
 
 CLASSES = (
     "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K",  # standard indices
@@ -26,20 +29,38 @@ RANK_OF = {
 MODEL_PATH = Path(__file__).with_name("models") / "index_mlp.npz"
 
 
+class GlyphWeigher(Protocol):
+    """What rides on the classifier as an enrolled deck (``profile.DeckProfile``; during enrolment
+    the recorder that keeps the glyphs read)."""
+
+    def weigh(self, feats: F32, p: F32, config: RecognizerConfig = DEFAULT_CONFIG) -> F32:
+        """Class probabilities ``p`` (M, classes) of glyphs ``feats`` (M, F), rows 0 and 1 (the rank
+        and suit glyphs) weighed by the enrolled glyphs."""
+        ...
+
+    def rank_likeness(self, feats: F32, config: RecognizerConfig = DEFAULT_CONFIG) -> Floats:
+        """(M,): how surely each glyph of ``feats`` (M, F) is an enrolled rank glyph (0 to 1)."""
+        ...
+
+    def joker_likeness(self, corner: U8) -> float:
+        """How much an index corner crop (h, w, 3) looks like an enrolled Joker's corner (0 to 1)."""
+        ...
+
+
 @dataclass(frozen=True)
 class Mlp:
     """Weights of a one-hidden-layer perceptron with input standardisation."""
 
-    mean: np.ndarray
-    std: np.ndarray
-    w1: np.ndarray
-    b1: np.ndarray
-    w2: np.ndarray
-    b2: np.ndarray
+    mean: F32  # (F,)
+    std: F32  # (F,)
+    w1: F32  # (F, hidden)
+    b1: F32  # (hidden,)
+    w2: F32  # (hidden, classes x members)
+    b2: F32  # (classes x members,)
     # An enrolled deck's index glyphs (``profile.DeckProfile``): the reader weighs its reads by them.
-    profile: Any = None
+    profile: GlyphWeigher | None = None
 
-    def probabilities(self, x: np.ndarray) -> np.ndarray:
+    def probabilities(self, x: F32) -> F32:
         """Class probabilities (N, len(CLASSES)) for features (N, F): of an ensemble (``w2`` with a
         block of classes per member), the mean of its members' probabilities."""
         z = (x - self.mean) / self.std
@@ -47,7 +68,8 @@ class Mlp:
         logits = (h @ self.w2 + self.b2).reshape(len(x), -1, len(CLASSES))
         logits -= logits.max(axis=2, keepdims=True)
         e = np.exp(logits)
-        return (e / e.sum(axis=2, keepdims=True)).mean(axis=1)
+        probs: F32 = (e / e.sum(axis=2, keepdims=True)).mean(axis=1)  # (numpy's stubs type a mean as Any)
+        return probs
 
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)

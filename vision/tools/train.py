@@ -14,11 +14,12 @@ should be.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
 
+from ..arrays import F32, I64
 from ..model import CLASSES, MODEL_PATH, Mlp
 from .glyphset import glyph_dataset
 
@@ -28,7 +29,7 @@ EPOCHS = 30
 
 
 def train(out: Path = MODEL_PATH, *, per_class: int = PER_CLASS, epochs: int = EPOCHS,
-          seeds: Sequence[int] = SEEDS, log=print) -> Path:  # type: ignore[no-untyped-def]
+          seeds: Sequence[int] = SEEDS, log: Callable[[str], object] = print) -> Path:
     """Generate glyphs (fonts and drawn suits, distorted) for each seed, train a perceptron on each,
     save their average to ``out``."""
     models = []
@@ -60,8 +61,8 @@ def averaged(models: list[Mlp]) -> Mlp:
                w2.astype(np.float32), b2.astype(np.float32))
 
 
-def train_mlp(x: np.ndarray, y: np.ndarray, *, hidden: int = 192, epochs: int = 40, seed: int = 0,
-              lr: float = 2e-3, batch: int = 256, noise: float = 0.5, log=print) -> Mlp:  # type: ignore[no-untyped-def]
+def train_mlp(x: F32, y: I64, *, hidden: int = 192, epochs: int = 40, seed: int = 0, lr: float = 2e-3,
+              batch: int = 256, noise: float = 0.5, log: Callable[[str], object] | None = print) -> Mlp:
     """Train with Adam on cross-entropy (plain numpy, deterministic for a seed)."""
     rng = np.random.default_rng(seed)
     mean = x.mean(axis=0)
