@@ -35,9 +35,9 @@ def engine_shoe(shoe: Shoe) -> EngineShoe:
 
 def _shoe_before(round: Round) -> EngineShoe | None:
     """The round's shoe as it stood when the round opened (cards of the earlier rounds only)."""
-    if round.shoe_id is None:
-        return None
     shoe = round.shoe
+    if shoe is None:
+        return None
     spec = engine_shoe_spec(shoe)
     codes = (RoundCard.objects.filter(round__shoe=shoe, round__number__lt=round.number)
              .order_by("round__number", "seq").values_list("code", flat=True))  # fmt: skip
