@@ -115,6 +115,16 @@ def roles_of(user: Any) -> set[str]:
     return cached
 
 
+# Any of the casino's roles may read the floor (tables, rounds, their trails); other accounts may not.
+READ_ROLES = {DEALER_ROLE, PIT_BOSS_ROLE, AUDITOR_ROLE, GAMES_MANAGER_ROLE, "shift_manager"}
+
+
+def check_can_read(user: Any) -> None:
+    """Any of the casino roles may read the floor; other accounts may not."""
+    if not roles_of(user) & READ_ROLES:
+        raise PermissionDenied("you have no role at this casino")
+
+
 def is_pit_boss(user: Any) -> bool:
     """Pit bosses and shift managers approve, correct after settlement and act at any table."""
     return bool(roles_of(user) & {PIT_BOSS_ROLE, "shift_manager"})

@@ -21,6 +21,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tables import selectors, services
+from tables.access import check_right
+from tables.engine.errors import InvalidInput
 from tables.models import Round, Table
 
 from .base import ApiView
@@ -263,7 +265,7 @@ class RoundScanView(ApiView):
         # the image is then checked from its header, decoded and read outside any transaction, and
         # only the storing of the scan and its cards is the idempotent, locked write.
         rnd = _round_or_404(pk)
-        services.check_right(request.user, rnd.table)
+        check_right(request.user, rnd.table)
         data = _valid(ScanInput, request)
         replay = answered_before(request)  # a retry of a scan already stored: its answer, nothing read again
         if replay is not None:
@@ -271,7 +273,7 @@ class RoundScanView(ApiView):
         services.scan_precheck(round=rnd, actor=request.user)
         upload = data["image"]
         if upload.size > services.MAX_IMAGE_BYTES:
-            raise services.InvalidInput(f"the image is larger than {services.MAX_IMAGE_BYTES // 2**20} MB",
+            raise InvalidInput(f"the image is larger than {services.MAX_IMAGE_BYTES // 2**20} MB",
                                         field="image")  # fmt: skip
         reading = services.scan_read(upload.read())
         return self._store(request, pk, reading=reading, version=data.get("version"))

@@ -18,6 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tables import selectors, services
+from tables.access import check_right
 from tables.engine import rummy
 from tables.engine.cards import parse_card
 from tables.engine.errors import InvalidInput
@@ -240,7 +241,7 @@ class RummyScanView(ApiView):
                    responses={200: RummyScanOutput, **ERRORS}, tags=["rummy"])  # fmt: skip
     def post(self, request: Request, pk: int) -> Response:
         game = _game_or_404(pk)
-        services.check_right(request.user, game.table)  # before the upload is looked at
+        check_right(request.user, game.table)  # before the upload is looked at
         data = _valid(RummyScanInput, request)
         upload = data["image"]
         if upload.size > services.MAX_IMAGE_BYTES:

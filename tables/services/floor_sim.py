@@ -299,7 +299,7 @@ class Writer:
 
 
 def _approval_limit() -> tuple[Decimal, Decimal]:
-    from tables.services import approval_amount, approval_multiple
+    from tables.services.common import approval_amount, approval_multiple
 
     return approval_amount(), approval_multiple()
 

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def _recogniser(monkeypatch):
     # A stand-in keyed by the image's pixels: these tests pin the service, vision has its own.
-    monkeypatch.setattr(services, "recognise", fake_recognise)
+    monkeypatch.setattr(services.scans, "recognise", fake_recognise)
 
 
 def post_scan(api, rid, data: bytes, **headers):

@@ -151,7 +151,7 @@ def test_an_unsure_scan_is_confirmed_from_the_readers_guesses(
 ):
     from tables import services
 
-    monkeypatch.setattr(services, "recognise", unsure_recognise)
+    monkeypatch.setattr(services.scans, "recognise", unsure_recognise)
     table = demo_casino.tables["finnish-27"]
     page = open_finnish_round(browser, live_server, table, dealer)
     f = tmp_path / "unsure.png"
