@@ -191,5 +191,5 @@ def round_scan_card(*, round: Round | int, reading: ScanReading, actor: Any,
         _bump(round, prompt=live.next_step_json(round.game, state))
         audit(actor=actor, action="round.scan", table=round.table, round=round,
               payload={"sha256": sha, "recognised": found, "recorded": [r.code for r in recorded]})  # fmt: skip
-        guesses = [] if recorded else scan_guesses(found, engine_shoe(round.shoe) if round.shoe_id else None)
+        guesses = [] if recorded else scan_guesses(found, engine_shoe(round.shoe) if round.shoe is not None else None)
         return ScanResult(round, scan, recorded, needs_confirmation=not recorded, candidates=found, guesses=guesses)
