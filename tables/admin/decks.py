@@ -27,7 +27,7 @@ class EnrolForm(forms.ModelForm):
         fields = ("casino", "name")
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         upload = data.get("archive")
         if upload is not None and not self.errors:
             if upload.size > decks.MAX_ARCHIVE_BYTES:

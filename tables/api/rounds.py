@@ -150,13 +150,13 @@ class _SeatInput(StrictInput):
     wagers = _wagers(allow_empty=False, required=False)
     stack = serializers.IntegerField(min_value=0, required=False, help_text="pot games: the player's chips")
     dealer = serializers.BooleanField(required=False, help_text="pot games: this player deals the hand")
-    behind = _BehindInput(many=True, required=False, max_length=MAX_BEHIND)
+    behind: serializers.ListSerializer[Any] = serializers.ListSerializer(child=_BehindInput(), required=False, max_length=MAX_BEHIND)
     player = serializers.CharField(required=False, max_length=40)
     refuses_bets_behind = serializers.BooleanField(required=False)
 
 
 class RoundOpenInput(StrictInput):
-    seats = _SeatInput(many=True, allow_empty=False, max_length=10)
+    seats: serializers.ListSerializer[Any] = serializers.ListSerializer(child=_SeatInput(), allow_empty=False, max_length=10)
 
 
 class CardInput(VersionedInput):

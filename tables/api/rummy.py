@@ -22,6 +22,7 @@ from tables.access import check_right
 from tables.engine import rummy
 from tables.engine.cards import parse_card
 from tables.engine.errors import InvalidInput
+from tables.engine.rulesets import ContractRummyRules
 from tables.models import RummyGame, Table
 from tables.services import rummy as services_rummy
 
@@ -59,10 +60,10 @@ class RummyCheckView(ApiView):
     def post(self, request: Request, pk: int) -> Response:
         selectors.check_can_read(request.user)
         table = get_object_or_404(Table.objects.select_related("game", "rule_set"), pk=pk)
-        if table.game.slug != "contract-rummy":
+        rules = table.rule_set.rules()
+        if table.game.slug != "contract-rummy" or not isinstance(rules, ContractRummyRules):
             raise InvalidInput("this table does not play Contract Rummy", field="table")
         data = _valid(RummyCheckInput, request)
-        rules = table.rule_set.rules()
         contract = rummy.contract_of(data["deal"], rules)
         laid = data.get("melds") or data.get("cards")
         out = {"deal": data["deal"], "contract": list(contract), "met": None, "melds": [], "rule": None, "message": ""}

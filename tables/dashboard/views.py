@@ -12,6 +12,7 @@ run; each poll costs a fixed, small number of queries (pinned by tests).
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -83,7 +84,7 @@ def floor_rows(now: Any = None) -> list[dict[str, Any]]:
     dealers = dict(TableSession.objects.filter(closed_at__isnull=True).values_list("table_id", "dealer__username"))
     hour = dict(Round.objects.filter(opened_at__gte=now - timedelta(hours=1), opened_at__lte=now).values("table_id")
                 .annotate(n=Count("id")).order_by().values_list("table_id", "n"))  # fmt: skip
-    shoes: dict[int, dict[str, Any]] = {}
+    shoes: dict[int, Mapping[str, Any]] = {}
     for s in (Shoe.objects.filter(ended_at__isnull=True).order_by("table_id", "number")
               .values("table_id", "number", "cards_dealt", "spec")):  # fmt: skip
         shoes[s["table_id"]] = s  # the latest open shoe of each table wins

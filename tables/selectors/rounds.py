@@ -54,9 +54,9 @@ def engine_shoe(shoe: Shoe) -> EngineShoe:
 
 def _shoe_before(round: Round) -> EngineShoe | None:
     """The round's shoe as it stood when the round opened (cards of the earlier rounds only)."""
-    if round.shoe_id is None:
-        return None
     shoe = round.shoe
+    if shoe is None:
+        return None
     spec = engine_shoe_spec(shoe)
     codes = (RoundCard.objects.filter(round__shoe=shoe, round__number__lt=round.number)
              .order_by("round__number", "seq").values_list("code", flat=True))  # fmt: skip
@@ -117,7 +117,7 @@ def _card_json(c: RoundCard) -> dict[str, Any]:
         "recognised_code": c.recognised_code or None,
         "confidence": c.confidence,
         "corrected_from": c.corrected_from or None,
-        "corrected_by": c.corrected_by.get_username() if c.corrected_by_id else None,
+        "corrected_by": c.corrected_by.get_username() if c.corrected_by is not None else None,
         "correction_reason": c.correction_reason or None,
         "recorded_by": c.recorded_by.get_username(),
         "recorded_at": c.recorded_at.isoformat(),
@@ -171,9 +171,9 @@ def _document(rnd: Round, cards: list[RoundCard], decisions: list[Decision], lin
         "state_label": RoundState(rnd.state).label,
         "version": rnd.version,
         "table_minimum": fmt(rnd.table_minimum),
-        "rule_set": {"id": rnd.rule_set_id, "version": rnd.rule_set.version if rnd.rule_set_id else None},
-        "pay_table": {"id": rnd.pay_table_id, "version": rnd.pay_table.version if rnd.pay_table_id else None},
-        "shoe": rnd.shoe.number if rnd.shoe_id else None,
+        "rule_set": {"id": rnd.rule_set_id, "version": rnd.rule_set.version if rnd.rule_set is not None else None},
+        "pay_table": {"id": rnd.pay_table_id, "version": rnd.pay_table.version if rnd.pay_table is not None else None},
+        "shoe": rnd.shoe.number if rnd.shoe is not None else None,
         "next": rnd.prompt,
         "seats": rnd.setup.get("seats", []),
         "cards": card_docs,

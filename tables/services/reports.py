@@ -105,10 +105,10 @@ def gather(day: date) -> ReportData:
                               "round": f.round.number if f.round else None, "shoe": f.shoe_id})  # fmt: skip
     start, end = day_bounds(day)
     day_rounds = Round.objects.filter(opened_at__gte=start, opened_at__lt=end)
-    for r in (day_rounds.exclude(discrepancies=[]).select_related("table").order_by("table__number", "number")
-              .only("number", "table__number", "discrepancies", "state")):  # fmt: skip
-        for d in r.discrepancies:
-            data.discrepancies.append({"table": r.table.number, "round": r.number, "state": r.state, **d})
+    for rnd in (day_rounds.exclude(discrepancies=[]).select_related("table").order_by("table__number", "number")
+                .only("number", "table__number", "discrepancies", "state")):  # fmt: skip
+        for d in rnd.discrepancies:
+            data.discrepancies.append({"table": rnd.table.number, "round": rnd.number, "state": rnd.state, **d})
     for a in (Approval.objects.filter(round__in=day_rounds).select_related("round", "round__table", "approved_by")
               .order_by("approved_at")):  # fmt: skip
         data.approvals.append({"table": a.round.table.number, "round": a.round.number, "kind": a.kind,

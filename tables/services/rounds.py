@@ -192,7 +192,8 @@ def _record_card(round: Round, state: Any, card_code: str, *, actor: Any, field:
                  scan: Scan | None = None, reading: Mapping[str, Any] | None = None) -> RoundCard:
     """Deal the card that is due and store it; a card that arrives while a hand may hit is its hit."""
     card = parse_card(card_code, field=field)
-    shoe = engine_shoe(round.shoe) if round.shoe_id else None
+    shoe_row = round.shoe  # (a null foreign key reads as None without a query)
+    shoe = engine_shoe(shoe_row) if shoe_row is not None else None
     if shoe is not None:
         try:
             shoe.verify_deal(card)  # an impossible card for this shoe is refused
@@ -223,8 +224,8 @@ def _record_card(round: Round, state: Any, card_code: str, *, actor: Any, field:
         corrected_at=timezone.now() if corrected else None,
         correction_reason="dealer picked the card after a low-confidence scan" if corrected else "",
     )  # fmt: skip
-    if shoe is not None:
-        Shoe.objects.filter(pk=round.shoe_id).update(cards_dealt=shoe.cards_dealt + 1)
+    if shoe_row is not None and shoe is not None:
+        Shoe.objects.filter(pk=shoe_row.pk).update(cards_dealt=shoe.cards_dealt + 1)
     return rc
 
 
@@ -505,7 +506,7 @@ def card_correct(*, round: Round | int, seq: int, code: str, reason: str, actor:
         rc.corrected_from = rc.corrected_from or old
         rc.corrected_by, rc.corrected_at, rc.correction_reason = actor, timezone.now(), reason[:300]
         rc.save()
-        if round.shoe_id:
+        if round.shoe is not None:
             engine_shoe(round.shoe)  # the corrected card must still be possible for the shoe
         state = _replay(round)  # RuleViolation/InvalidInput: the correction breaks the round → refused
         payload: dict[str, Any] = {"seq": seq, "from": old, "to": new.code, "reason": reason}

@@ -188,15 +188,15 @@ def round_scan_card(*, round: Round | int, reading: ScanReading, actor: Any,
         scan.image.save(f"{sha[:16]}{ext}", ContentFile(image), save=False)
         scan.save()
         state = _replay(round)
-        chosen = _witnessed(found, engine_shoe(round.shoe) if round.shoe_id else None)
+        chosen = _witnessed(found, engine_shoe(round.shoe) if round.shoe is not None else None)
         recorded: list[RoundCard] = []
         if chosen:
             try:
                 with transaction.atomic():
                     for c, code in zip(found, chosen, strict=True):
-                        reading = c if code == c["code"] else {**c, "code": code, "read_as": c["code"]}
+                        read = c if code == c["code"] else {**c, "code": code, "read_as": c["code"]}
                         recorded.append(_record_card(round, state, code, actor=actor, field="image",
-                                                     scan=scan, reading=reading))  # fmt: skip
+                                                     scan=scan, reading=read))  # fmt: skip
             except (InvalidInput, RuleViolation, Conflict):
                 # A card the round cannot take now: ask the dealer rather than refuse the scan.
                 recorded = []
@@ -205,5 +205,5 @@ def round_scan_card(*, round: Round | int, reading: ScanReading, actor: Any,
         audit(actor=actor, action="round.scan", table=round.table, round=round,
               payload={"sha256": sha, "recognised": found, "recorded": [r.code for r in recorded],
                        "witnessed": [code for c, code in zip(found, chosen or [], strict=False) if code != c["code"]]})  # fmt: skip
-        guesses = [] if recorded else scan_guesses(found, engine_shoe(round.shoe) if round.shoe_id else None)
+        guesses = [] if recorded else scan_guesses(found, engine_shoe(round.shoe) if round.shoe is not None else None)
         return ScanResult(round, scan, recorded, needs_confirmation=not recorded, candidates=found, guesses=guesses)

@@ -42,6 +42,8 @@ def _bluffjack_carry(round: Round, state: Any) -> None:
 
     The caller holds the round through ``_lock_round``, which locked the table and this game before it.
     """
+    if round.bluffjack_game_id is None:
+        raise Conflict("this hand belongs to no Bluffjack game")
     game = BluffjackGame.objects.select_for_update().get(pk=round.bluffjack_game_id)
     if game.hands.filter(number__gt=round.number).exclude(state=RoundState.CANCELLED).exists():
         # The next hands were played from these stacks: re-settling this one would rewrite them.

@@ -20,7 +20,7 @@ from tables.models import AuditEvent, DeckDesign, RoundCard
 from tables.services import decks
 from tests.factories import PASSWORD
 from tests.tables.api.conftest import client_for
-from vision.synth import generate
+from vision.tools.synth import generate
 
 pytestmark = pytest.mark.django_db
 DESIGN, COURT = 7, "VDR"  # court cards lettered V, D, R: no J, Q, K to the generic reader

@@ -388,7 +388,7 @@ def real_scan_image(code: str) -> bytes:
     import numpy as np
 
     from vision import recognize
-    from vision.synth import random_style, shoe_image
+    from vision.tools.synth import random_style, shoe_image
 
     for seed in range(40):
         rng = np.random.default_rng(seed)
