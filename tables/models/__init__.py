@@ -107,3 +107,32 @@ __all__ += ["TheoryResult", "TheoryStatus"]
 from .games import BluffjackGame, GameState, RummyAction, RummyDeal, RummyGame  # noqa: E402
 
 __all__ += ["BluffjackGame", "GameState", "RummyAction", "RummyDeal", "RummyGame"]
+
+# Table accounting (inventory, fills, credits) and player ratings: tables/models/accounting.py.
+from .accounting import (  # noqa: E402
+    INVENTORY_KINDS,
+    TRANSFER_KINDS,
+    Player,
+    RatingPause,
+    RatingSlip,
+    RatingState,
+    Slip,
+    SlipKind,
+    SlipSignature,
+    SlipStep,
+    SlipVoid,
+)
+
+__all__ += [
+    "INVENTORY_KINDS",
+    "TRANSFER_KINDS",
+    "Player",
+    "RatingPause",
+    "RatingSlip",
+    "RatingState",
+    "Slip",
+    "SlipKind",
+    "SlipSignature",
+    "SlipStep",
+    "SlipVoid",
+]
