@@ -200,16 +200,8 @@ class ReconciliationView(ApiView):
     def get(self, request: Request) -> Response:
         _check_read(request.user)
         day = _day(request)
-        return Response([svc_json(svc.reconcile_shift(t, day, s)) for t in accounted_tables(day)
+        return Response([svc_json(svc.reconcile_shift(t, day, s)) for t in sel.accounted_tables(day)
                          for s in sel.SHIFT_NAMES])  # fmt: skip
-
-
-def accounted_tables(day: date) -> list[Table]:
-    """Tables with slips or a drop on ``day``."""
-    from django.db.models import Q
-
-    return list(Table.objects.filter(Q(slips__gaming_day=day) | Q(drop_counts__gaming_day=day)).distinct()
-                .select_related("game").order_by("number"))  # fmt: skip
 
 
 def svc_json(d: dict[str, Any]) -> dict[str, Any]:

@@ -164,6 +164,12 @@ def shift_count(table: Table, day: date, shift: str) -> ShiftCount:
     )  # fmt: skip
 
 
+def accounted_tables(day: date) -> list[Table]:
+    """Tables with slips or a drop on ``day`` (the ones the reconciliation has something to say about)."""
+    return list(Table.objects.filter(Q(slips__gaming_day=day) | Q(drop_counts__gaming_day=day)).distinct()
+                .select_related("game").order_by("number"))  # fmt: skip
+
+
 # ---------------------------------------------------------------------------------------------
 # Seated players
 

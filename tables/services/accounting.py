@@ -554,3 +554,75 @@ def rating_of(slip: RatingSlip, now: datetime | None = None) -> dict[str, Any]:
         "closed_at": slip.closed_at.isoformat() if slip.closed_at else None,
         **asdict(r),
     })  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------------
+# The nightly report's section (tables/services/reports.py calls these)
+
+
+def report_section(day: date) -> dict[str, Any]:
+    """The accounting of a gaming day for the nightly report: stored reconciliation and hold, the ratings."""
+    from tables.selectors.accounting import rating_slips
+
+    shifts: list[dict[str, Any]] = []
+    holds: list[dict[str, Any]] = []
+    for r in (AuditResult.objects.filter(kind=AuditKind.ACCOUNTING, gaming_day=day).select_related("table")
+              .order_by("table__number", "period")):  # fmt: skip
+        if r.period.startswith("shift:"):
+            rec = r.summary["reconciliation"]
+            if rec["rounds"] or rec["counted"] is not None:
+                shifts.append(rec)
+        else:
+            holds += [{"table": r.table.number, "period": p, **r.summary["hold"][p]} for p in ("day", "mtd", "ytd")]
+    shifts.sort(key=lambda s: (s["table_number"], SHIFT_NAMES.index(s["shift"])))
+    ratings = [rating_of(s) for s in rating_slips(day=day)]
+    theo = sum((Decimal(r["theo"]) for r in ratings), ZERO)
+    estimate = sum((Decimal(r["estimate"]) for r in ratings), ZERO)
+    return {"shifts": shifts, "holds": holds, "ratings": ratings,
+            "totals": {"flagged_shifts": sum(1 for s in shifts if s["flagged"]), "rating_slips": len(ratings),
+                       "theo": str(theo), "estimate": str(estimate),
+                       "actual": str(sum((Decimal(r["actual"]) for r in ratings), ZERO))}}  # fmt: skip
+
+
+def report_csv_rows(section: dict[str, Any]) -> list[dict[str, Any]]:
+    """The section as rows of the report's CSV (its columns: section, table, period, win, drop, ...)."""
+    rows: list[dict[str, Any]] = []
+    for s in section.get("shifts", []):
+        rows.append({"section": "reconciliation", "table": s["table_number"],
+                     "period": f"{s['gaming_day']}/{s['shift']}", "win": s["counted"], "theo_win": s["tracked"],
+                     "drop": s["drop"], "flagged": s["flagged"], "message": s["reason"]})  # fmt: skip
+    for h in section.get("holds", []):
+        rows.append({"section": "win-drop", "table": h["table"], "period": h["period"], "win": h["counted_win"],
+                     "drop": h["drop"], "win_to_drop_pct": h["hold_pct"], "theo_win": h["theo_win"],
+                     "theo_hold_pct": h["theo_hold_pct"], "z": h["z"], "band_low": h["band_low"],
+                     "band_high": h["band_high"], "flagged": h["flagged"], "message": h["reason"]})  # fmt: skip
+    for r in section.get("ratings", []):
+        who = r["player"]["card_number"] or r["player"]["name"]
+        rows.append({"section": "rating", "table": r["table_number"], "rounds": r["rounds"], "handle": r["handle"],
+                     "win": r["actual"], "theo_win": r["theo"],
+                     "message": f"{who} seat {r['seat']}: avg bet {r['avg_bet']}, {r['seconds'] // 60} min, "
+                                f"estimate {r['estimate']}"})  # fmt: skip
+    return rows
+
+
+def report_pdf_story(section: dict[str, Any], styles: Any, table: Any) -> list[Any]:
+    """The section as reportlab flowables (``table`` builds a styled table from rows)."""
+    from reportlab.platypus import Paragraph, Spacer
+
+    story: list[Any] = []
+    shifts = section.get("shifts", [])
+    if shifts:
+        rows = [["table", "shift", "opener", "closer", "fills", "credits", "drop", "counted", "tracked", "verdict"]]
+        rows += [[s["table_number"], s["shift"], s["opener"] or "—", s["closer"] or "—", s["fills"], s["credits"],
+                  s["drop"] or "—", s["counted"] or "—", s["tracked"], "FLAG" if s["flagged"] else "ok"]
+                 for s in shifts[:300]]  # fmt: skip
+        story += [Spacer(1, 8), Paragraph("Table accounting: counted against tracked win", styles["Heading3"]),
+                  table(rows)]
+    ratings = section.get("ratings", [])
+    if ratings:
+        rows = [["player", "table", "seat", "rounds", "min", "avg bet", "theo", "actual", "estimate"]]
+        rows += [[r["player"]["card_number"] or r["player"]["name"], r["table_number"], r["seat"], r["rounds"],
+                  r["seconds"] // 60, r["avg_bet"], r["theo"], r["actual"], r["estimate"]] for r in ratings[:300]]
+        story += [Spacer(1, 8), Paragraph("Player ratings (theo from the wagers; the industry estimate beside)",
+                                          styles["Heading3"]), table(rows)]  # fmt: skip
+    return story

@@ -43,12 +43,17 @@ def api_schema(db: None, demo_casino: Any, pit_boss: Any, dealer: Any) -> Any:
 
     scan = Scan(round=rnd, sha256="0" * 64, recognised=[], uploaded_by=dealer)
     scan.image.save("fuzz.png", ContentFile(b"\x89PNG\r\n\x1a\n"), save=True)
+    # A slip and a rating slip, so the accounting commands reach the services.
+    from tables.services import accounting as services_accounting
+
+    slip = services_accounting.slip_create(table=table, kind="opener", chips={"25": 4}, actor=dealer)
+    rating = services_accounting.player_seat(table=table, seat=2, name="Ann", actor=dealer)
     # As Django's test client does: a request must not close the test's connection (and transaction).
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
     schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
     schema.known_ids = {"tables": table.pk, "rounds": rnd.pk, "rummy": game.pk, "bluffjack": hand.bluffjack_game_id,
-                         "scans": scan.pk}
+                         "scans": scan.pk, "slips": slip.pk, "ratings": rating.pk}
     yield schema
     request_started.connect(close_old_connections)
     request_finished.connect(close_old_connections)
