@@ -42,8 +42,8 @@ DEMO_USERS: tuple[tuple[str, str, str | None, bool], ...] = (
     ("pitboss", "pitboss-demo-1", PIT_BOSS, True),
     ("dealer", "dealer-demo-1", DEALER, False),
     ("auditor", "auditor-demo-1", AUDITOR, True),
-    ("cashier", "cashier-demo-1", CAGE_CASHIER, False),
-    ("counter", "counter-demo-1", COUNT_TEAM, False),
+    ("cashier", "cashier-demo-1", CAGE_CASHIER, True),
+    ("counter", "counter-demo-1", COUNT_TEAM, True),
 )
 
 # Table number and limits per game: house-banked games at everyday limits; the pot and scoring games

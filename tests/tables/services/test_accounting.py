@@ -15,7 +15,16 @@ from django.utils import timezone
 from tables import services
 from tables.access import CAGE_CASHIER, COUNT_TEAM, DEALER, PIT_BOSS
 from tables.errors import Conflict, InvalidInput
-from tables.models import AuditFinding, AuditResult, DropCount, Slip, SlipSignature, SlipVoid, TableSession, Wager
+from tables.models import (
+    AuditFinding,
+    AuditResult,
+    DropCount,
+    Slip,
+    SlipSignature,
+    SlipVoid,
+    TableSession,
+    Wager,
+)
 from tables.selectors.accounting import shift_bounds, shift_count, shift_of
 from tables.services.accounting import (
     accounting_table_day,
