@@ -77,6 +77,61 @@ class SlipSerializer(serializers.Serializer):
     void = serializers.DictField(allow_null=True)
 
 
+class RatingSerializer(serializers.Serializer):
+    """A rating slip, rated: measured from the stored wagers, with the industry's estimate beside."""
+
+    id = serializers.IntegerField()
+    player = serializers.DictField(help_text="id, card_number, name")
+    table = serializers.IntegerField()
+    table_number = serializers.IntegerField()
+    game = serializers.CharField()
+    seat = serializers.IntegerField()
+    state = serializers.CharField(help_text="open, paused, closed")
+    opened_at = serializers.CharField()
+    closed_at = serializers.CharField(allow_null=True)
+    rounds = serializers.IntegerField()
+    seconds = serializers.IntegerField(help_text="time played, pauses excluded")
+    handle = serializers.CharField()
+    avg_bet = serializers.CharField()
+    theo = serializers.CharField(help_text="Σ wager × house edge of its bet kind")
+    actual = serializers.CharField(help_text="the house's result from the seat")
+    estimate = serializers.CharField(help_text="avg bet × hours × standard decisions per hour × main-bet edge")
+    estimate_pace = serializers.IntegerField()
+    estimate_edge = serializers.CharField()
+    difference_pct = serializers.FloatField(allow_null=True)
+
+
+class ReconciliationSerializer(serializers.Serializer):
+    """One table and shift: the counts, counted and tracked win, and the verdict."""
+
+    table = serializers.IntegerField()
+    table_number = serializers.IntegerField()
+    gaming_day = serializers.CharField()
+    shift = serializers.CharField()
+    opener = serializers.CharField(allow_null=True)
+    closer = serializers.CharField(allow_null=True)
+    fills = serializers.CharField()
+    credits = serializers.CharField()
+    drop = serializers.CharField(allow_null=True)
+    rounds = serializers.IntegerField()
+    counted = serializers.CharField(allow_null=True, help_text="(closer − opener) + credits − fills + drop")
+    tracked = serializers.CharField(help_text="the house result of the shift's rounds")
+    mispaid = serializers.CharField()
+    difference = serializers.CharField(allow_null=True)
+    unexplained = serializers.CharField(allow_null=True)
+    tolerance = serializers.CharField()
+    flagged = serializers.BooleanField()
+    missing = serializers.ListField(child=serializers.CharField())
+    reason = serializers.CharField()
+
+
+class DropSerializer(serializers.Serializer):
+    table = serializers.IntegerField()
+    gaming_day = serializers.CharField()
+    shift = serializers.CharField()
+    amount = serializers.CharField()
+
+
 class SlipInput(StrictInput):
     kind = serializers.ChoiceField(choices=["opener", "closer", "fill", "credit"])
     chips = serializers.JSONField(help_text='denomination -> number of chips, e.g. {"25": 40, "100": 12}')
@@ -177,7 +232,7 @@ class DropView(ApiView):
     """The count team enters a table's drop for a shift."""
 
     @extend_schema(operation_id="drop_create", request=DropInput, parameters=[IDEMPOTENCY],
-                   responses={201: serializers.DictField(), **ERRORS}, tags=["accounting"])  # fmt: skip
+                   responses={201: DropSerializer, **ERRORS}, tags=["accounting"])  # fmt: skip
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         from tables.access import check_count_team
@@ -195,7 +250,7 @@ class ReconciliationView(ApiView):
     """Counted against tracked win per table and shift of a gaming day (tables with slips or a drop)."""
 
     @extend_schema(operation_id="accounting_reconciliation", parameters=[DAY],
-                   responses={200: serializers.ListField(child=serializers.DictField()), **ERRORS},
+                   responses={200: ReconciliationSerializer(many=True), **ERRORS},
                    tags=["accounting"])  # fmt: skip
     def get(self, request: Request) -> Response:
         _check_read(request.user)
@@ -214,7 +269,7 @@ class SeatPlayerView(ApiView):
     """Seat a player (card number or name) at a seat of the table: a rating slip opens."""
 
     @extend_schema(operation_id="ratings_open", request=SeatInput, parameters=[IDEMPOTENCY],
-                   responses={201: serializers.DictField(), **ERRORS}, tags=["ratings"])  # fmt: skip
+                   responses={201: RatingSerializer, **ERRORS}, tags=["ratings"])  # fmt: skip
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         table = get_object_or_404(Table, pk=pk)
@@ -229,7 +284,7 @@ class RatingListView(ApiView):
     """Rating slips opened in a gaming day, each rated (theo from the wagers, actual, the industry estimate)."""
 
     @extend_schema(operation_id="ratings_list", parameters=[DAY],
-                   responses={200: serializers.ListField(child=serializers.DictField()), **ERRORS},
+                   responses={200: RatingSerializer(many=True), **ERRORS},
                    tags=["ratings"])  # fmt: skip
     def get(self, request: Request) -> Response:
         _check_read(request.user)
@@ -239,7 +294,7 @@ class RatingListView(ApiView):
 class RatingDetailView(ApiView):
     """One rating slip, rated."""
 
-    @extend_schema(operation_id="ratings_retrieve", responses={200: serializers.DictField(), **ERRORS},
+    @extend_schema(operation_id="ratings_retrieve", responses={200: RatingSerializer, **ERRORS},
                    tags=["ratings"])  # fmt: skip
     def get(self, request: Request, pk: int) -> Response:
         slip = get_object_or_404(RatingSlip.objects.select_related("table"), pk=pk)
@@ -253,7 +308,7 @@ def _rating_command(action: str) -> type[ApiView]:
 
     class RatingCommandView(ApiView):
         @extend_schema(operation_id=f"ratings_{action}", request=None, parameters=[IDEMPOTENCY],
-                       responses={200: serializers.DictField(), **ERRORS}, tags=["ratings"])  # fmt: skip
+                       responses={200: RatingSerializer, **ERRORS}, tags=["ratings"])  # fmt: skip
         @idempotent
         def post(self, request: Request, pk: int) -> Response:
             get_object_or_404(RatingSlip, pk=pk)

@@ -8,6 +8,7 @@ API (the pit's and the cage's screens) and the back office.
 from __future__ import annotations
 
 from datetime import date
+from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -17,7 +18,9 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
-from tables.models import AuditKind, AuditResult
+from tables.audit.accounting import DENOMINATIONS
+from tables.audit.theory import HOUSE_GAMES
+from tables.models import AuditKind, AuditResult, Table
 from tables.selectors import accounting as sel
 from tables.services import accounting as svc
 
@@ -48,8 +51,14 @@ def accounting(request: HttpRequest) -> HttpResponse:
     ratings = [svc.rating_of(s) for s in sel.rating_slips(day=day)]
     for r in ratings:
         r["minutes"] = r["seconds"] // 60
+    slips = [sel.slip_document(s) for s in sel.slips(day=day)]
+    for s in slips:  # the next step to sign, for the row's button
+        state = s["state"]
+        s["next"] = state.removeprefix("awaiting ") if state.startswith("awaiting ") else None
     return render(request, "dashboard/accounting.html", {
-        "day": day, "reconciliation": reconciliation, "holds": holds,
-        "slips": [sel.slip_document(s) for s in sel.slips(day=day)],
+        "day": day, "reconciliation": reconciliation, "holds": holds, "slips": slips,
         "seated": list(sel.seated()), "ratings": ratings,
+        "tables": Table.objects.filter(game__slug__in=HOUSE_GAMES).order_by("number"),
+        "shifts": sel.SHIFT_NAMES, "current_shift": sel.shift_of(timezone.now())[1],
+        "denominations": [d for d in DENOMINATIONS if Decimal(d) >= 1],
     })  # fmt: skip

@@ -24,6 +24,11 @@ def api_schema(db: None, demo_casino: Any, pit_boss: Any, dealer: Any) -> Any:
     services.shoe_shuffle(table=table, actor=dealer)
     rnd = services.round_open(table=table, seats=[{"seat": 1, "wagers": {"main": "10.00"}}], actor=dealer)
     services.round_add_card(round=rnd, code="9S", actor=dealer)
+    # A slip and a rating slip, so the accounting commands reach the services.
+    from tables.services import accounting as services_accounting
+
+    slip = services_accounting.slip_create(table=table, kind="opener", chips={"25": 4}, actor=dealer)
+    rating = services_accounting.player_seat(table=table, seat=2, name="Ann", actor=dealer)
     # A Contract Rummy game with a deal in play and a Bluffjack game, so their commands reach the services.
     from tables.services import rummy as services_rummy
 
@@ -43,11 +48,6 @@ def api_schema(db: None, demo_casino: Any, pit_boss: Any, dealer: Any) -> Any:
 
     scan = Scan(round=rnd, sha256="0" * 64, recognised=[], uploaded_by=dealer)
     scan.image.save("fuzz.png", ContentFile(b"\x89PNG\r\n\x1a\n"), save=True)
-    # A slip and a rating slip, so the accounting commands reach the services.
-    from tables.services import accounting as services_accounting
-
-    slip = services_accounting.slip_create(table=table, kind="opener", chips={"25": 4}, actor=dealer)
-    rating = services_accounting.player_seat(table=table, seat=2, name="Ann", actor=dealer)
     # As Django's test client does: a request must not close the test's connection (and transaction).
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)

@@ -4,6 +4,7 @@ real browser (Playwright), the page a pit boss reads after a simulated floor (sc
 from __future__ import annotations
 
 from datetime import timedelta
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -72,4 +73,56 @@ def test_the_pit_boss_reads_the_accounting_page_in_a_browser(browser, live_serve
     assert "short by" in flagged.first.inner_text()
     assert page.locator("#ratings tbody tr").count() > 0
     page.screenshot(path=str(DOCS / "accounting-dashboard.png"), full_page=True)
+    context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_pit_writes_signs_and_voids_a_slip_and_seats_a_player_from_the_page(browser, live_server, pit_boss,
+                                                                                dealer, demo_casino):
+    from django.test import Client
+
+    from tables import services
+    from tables.models import RatingSlip, Slip
+    from tables.services.accounting import slip_sign
+
+    table = demo_casino.tables["unlimited-blackjack"]
+    services.table_open(table=table, actor=dealer)
+    client = Client()
+    client.force_login(pit_boss)
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url},
+                         {"name": "csrftoken", "value": "x" * 32, "url": live_server.url}])
+    page = context.new_page()
+    page.goto(f"{live_server.url}/dashboard/accounting/")
+    form = page.locator("#slip-form")
+    form.locator("select[name=table]").select_option(str(table.pk))
+    form.locator("select[name=kind]").select_option("opener")
+    form.locator("input[name='chips.25']").fill("40")
+    form.locator("input[name='chips.100']").fill("12")
+    form.locator("button").click()
+    row = page.locator("#slips tr[data-slip]")
+    row.first.wait_for(timeout=10_000)
+    slip = Slip.objects.get()
+    assert slip.total == Decimal("2200.00") and slip.created_by == pit_boss
+    assert "awaiting dealer" in row.first.inner_text()
+    row.first.locator("button[name=step]").click()  # the pit boss is not the table's dealer
+    row.first.locator(".status.flag").wait_for(timeout=10_000)
+    assert "only a dealer" in row.first.inner_text()
+    slip_sign(slip=slip, step="dealer", actor=dealer)  # at the table, on the tablet
+    page.reload()
+    page.locator("#slips button[name=step][value=supervisor]").click()
+    page.locator("#slips tr[data-slip]", has_text="complete").wait_for(timeout=10_000)
+    seat = page.locator("#seat-form")
+    seat.locator("select[name=table]").select_option(str(table.pk))
+    seat.locator("input[name=seat]").fill("2")
+    seat.locator("input[name=card_number]").fill("C-4242")
+    seat.locator("button").click()
+    page.locator("#seated td", has_text="C-4242").wait_for(timeout=10_000)
+    assert RatingSlip.objects.get().player.card_number == "C-4242"
+    page.screenshot(path=str(DOCS / "accounting-pit-forms.png"), full_page=True)
+    page.locator("#slips input[name=reason]").fill("recount: the 25s were stacked twice")
+    page.locator("#slips form", has=page.locator("input[name=reason]")).locator("button").click()
+    page.locator("#slips tr[data-slip]", has_text="recount").wait_for(timeout=10_000)
+    assert slip.void.reason == "recount: the 25s were stacked twice"
     context.close()
