@@ -92,3 +92,20 @@ def test_simulated_ratings_theo_is_the_sum_over_the_stored_wagers(floor):
         assert r["rounds"] == len(rounds)
         rated += bool(rounds)
     assert rated > 0
+
+
+def test_the_nightly_report_has_the_accounting_section(floor, noon, reports_dir):
+    from tables.services.reports import build_report
+
+    day = gaming_day_of(noon) - timedelta(days=1)
+    for pk in floor.tables:
+        audit_table_day(pk, day)
+    report = build_report(day, email=False)
+    html = (reports_dir / report.html_path).read_text()
+    assert "Table accounting" in html and "Player ratings" in html
+    csv_text = (reports_dir / report.csv_path).read_text()
+    sections = {line.split(",")[0] for line in csv_text.splitlines()[1:]}
+    assert {"reconciliation", "win-drop", "rating"} <= sections
+    flagged = [x for x in floor.accounting.missing if x[1] == day]
+    assert html.count("short by") == 2 * len(flagged) > 0  # in the findings and in the accounting section
+    assert (reports_dir / report.pdf_path).read_bytes().startswith(b"%PDF")
