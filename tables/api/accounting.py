@@ -266,7 +266,14 @@ def svc_json(d: dict[str, Any]) -> dict[str, Any]:
 
 
 class SeatPlayerView(ApiView):
-    """Seat a player (card number or name) at a seat of the table: a rating slip opens."""
+    """The players seated at the table now (GET), or seat one (POST; card number or name): a rating slip opens."""
+
+    @extend_schema(operation_id="ratings_seated", responses={200: RatingSerializer(many=True), **ERRORS},
+                   tags=["ratings"])  # fmt: skip
+    def get(self, request: Request, pk: int) -> Response:
+        table = get_object_or_404(Table, pk=pk)
+        _check_read(request.user, table)
+        return Response([svc.rating_of(s) for s in sel.seated(table=table)])
 
     @extend_schema(operation_id="ratings_open", request=SeatInput, parameters=[IDEMPOTENCY],
                    responses={201: RatingSerializer, **ERRORS}, tags=["ratings"])  # fmt: skip
