@@ -150,10 +150,9 @@ def shift_count(table: Table, day: date, shift: str) -> ShiftCount:
     start, end = shift_bounds(day, shift)
     rounds = Round.objects.filter(table=table, opened_at__gte=start, opened_at__lt=end, state__in=COUNTED_STATES)
     net = SettlementLine.objects.filter(round__in=rounds, superseded=False).aggregate(s=Sum("net"))["s"]
+    n = rounds.count()
     mispaid = ZERO
-    n = 0
-    for disc in rounds.values_list("discrepancies", flat=True):
-        n += 1
+    for disc in rounds.exclude(discrepancies=[]).values_list("discrepancies", flat=True):  # the few mispaid
         for d in disc or []:
             mispaid += Decimal(str(d.get("paid", "0"))) - Decimal(str(d.get("due", "0")))
     return ShiftCount(

@@ -26,7 +26,7 @@ def _floor(demo_casino):
         set_theory(t, {"main": (0.01, 1.3), "perfect-pairs": (0.04, 15.6), "21+3": (0.06, 14.4)})
     day = gaming_day_of(timezone.now()) - timedelta(days=1)
     until = day_bounds(day)[0] + timedelta(hours=17)
-    r = simulate_floor(tables=3, days=1, rounds_per_hour=8, seed=4, until=until, mishaps=Mishaps(missing_chips=0.5))
+    r = simulate_floor(tables=3, days=1, rounds_per_hour=8, seed=4, until=until, mishaps=Mishaps(mispay=0, missing_chips=0.5))
     for pk in r.tables:
         audit_table_day(pk, day)
     return day, r
