@@ -154,7 +154,7 @@ def reconcile(*, counted: Decimal | None, tracked: Decimal, tolerance: Decimal, 
         side = "short" if difference < 0 else "over"
         reason = f"counted win {counted} vs tracked {tracked}: {side} by {abs(difference)} (tolerance {tolerance})"
         if mispaid:
-            reason += f"; mispayments explain {-mispaid}, unexplained {unexplained}"
+            reason += f"; paid {mispaid:+} over due (mispayments), unexplained {unexplained}"
     return Reconciliation(counted, tracked, mispaid, difference, unexplained, tolerance, flagged, missing, reason)
 
 

@@ -342,3 +342,20 @@ def test_a_seat_holds_one_rated_player_and_a_player_one_seat(table, dealer, outs
     assert e.value.field == "seat"
     with pytest.raises(PermissionDenied):
         player_seat(table=table, seat=2, name="Cy", actor=outsider)
+
+
+def test_an_overpayment_shows_as_a_difference_the_mispayment_explains(table, dealer, pit_boss, cage, counter):
+    day = _now_shift()[0] - timedelta(days=1)
+    start, _ = shift_bounds(day, "day")
+    closer = {"100": 45, "25": 100, "5": 135}  # 7,695 − 15 − 5 = 7,675 in the tray
+    _counted_shift(table, dealer, pit_boss, cage, counter, closer_chips=closer, day=day)
+    # The dealer paid 20.00 where 15.00 was due: 5.00 more left the tray than the rounds say.
+    FloorBuilder(table, dealer, round_no=2).round(start + timedelta(hours=3), ["TS", "7H"], nets={"main": "15.00"},
+                                      wagers={"main": "10.00"}, state="mismatch",
+                                      discrepancies=[{"seat": 1, "bet": "main", "kind": "main", "paid": "20.00",
+                                                      "due": "15.00", "difference": "5.00"}])
+    rec = reconcile_shift(table, day, "day")
+    assert (rec["counted"], rec["tracked"], rec["mispaid"]) == (D("-25.00"), D("-20.00"), D("5.00"))
+    assert rec["flagged"] and rec["unexplained"] == 0 and "paid +5.00 over due" in rec["reason"]
+    accounting_table_day(table, day)
+    assert AuditFinding.objects.get(rule="accounting.win-mismatch").severity == "warning"
