@@ -1,4 +1,4 @@
-"""The four roles as Django groups, with their permissions defined here in code.
+"""The roles as Django groups, with their permissions defined here in code.
 
 ``ensure_roles()`` makes each group hold exactly the permissions below (so it is idempotent and a
 permission removed here is removed from the group).  It runs after every ``migrate`` (post_migrate,
@@ -23,7 +23,9 @@ DEALER = "Dealer"
 PIT_BOSS = "Pit boss"
 GAMES_MANAGER = "Games manager"
 AUDITOR = "Auditor"
-ROLES = (DEALER, PIT_BOSS, GAMES_MANAGER, AUDITOR)
+CAGE_CASHIER = "Cage cashier"
+COUNT_TEAM = "Count team"
+ROLES = (DEALER, PIT_BOSS, GAMES_MANAGER, AUDITOR, CAGE_CASHIER, COUNT_TEAM)
 
 # Configuration models the games manager maintains (add/change/delete/view).
 _MANAGED = ("casino", "pit", "table", "ruleset", "paytable", "payline")
@@ -54,6 +56,11 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
     ],
     # The auditor reads everything and changes nothing; sign-in attempts and lockouts (django-axes) too.
     AUDITOR: ["tables.view_*", "axes.view_*"],
+    # Table accounting (docs/accounting.md).  The cage issues fills and credits (and voids them); it sees
+    # the tables and the accounting, nothing of the rounds.
+    CAGE_CASHIER: ["tables.view_table", "tables.view_slip", "tables.view_accounting"],
+    # The count team counts the drop boxes and enters the drop (per table and shift).
+    COUNT_TEAM: ["tables.view_table", "tables.view_accounting", "tables.view_dropcount", "tables.add_dropcount"],
 }
 
 
@@ -70,7 +77,7 @@ def resolve(patterns: list[str], available: list[tuple[str, str]]) -> set[tuple[
 
 
 def ensure_roles(using: str = "default") -> dict[str, int]:
-    """Create or update the four groups so each holds exactly its permissions; return the counts."""
+    """Create or update the role groups so each holds exactly its permissions; return the counts."""
     from django.contrib.auth.models import Group, Permission
 
     perms = {
@@ -101,6 +108,7 @@ def ensure_roles_after_migrate(sender: Any, using: str = "default", **kwargs: An
 
 # Roles as the rights below name them: a group's name normalised ("Pit boss" -> "pit_boss").
 DEALER_ROLE, PIT_BOSS_ROLE, AUDITOR_ROLE, GAMES_MANAGER_ROLE = "dealer", "pit_boss", "auditor", "games_manager"
+CAGE_CASHIER_ROLE, COUNT_TEAM_ROLE = "cage_cashier", "count_team"
 
 
 def roles_of(user: Any) -> set[str]:
@@ -156,3 +164,25 @@ def check_pit_boss(actor: Any) -> None:
     """Refuse unless the actor is a pit boss."""
     if not is_pit_boss(actor):
         raise PermissionDenied("this needs a pit boss")
+
+
+def is_cage_cashier(user: Any) -> bool:
+    """The cage issues fills and credits (a superuser may act for it)."""
+    return CAGE_CASHIER_ROLE in roles_of(user) or bool(getattr(user, "is_superuser", False))
+
+
+def is_count_team(user: Any) -> bool:
+    """The count team enters the drop (a superuser may act for it)."""
+    return COUNT_TEAM_ROLE in roles_of(user) or bool(getattr(user, "is_superuser", False))
+
+
+def check_cage_cashier(actor: Any) -> None:
+    """Refuse unless the actor works the cage."""
+    if not is_cage_cashier(actor):
+        raise PermissionDenied("this needs a cage cashier")
+
+
+def check_count_team(actor: Any) -> None:
+    """Refuse unless the actor is on the count team."""
+    if not is_count_team(actor):
+        raise PermissionDenied("this needs the count team")

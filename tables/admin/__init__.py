@@ -503,5 +503,6 @@ class PayTableAdmin(VersionedAdmin):
         js = ("admin/theory.js",)
 
 
+from tables.admin import accounting as admin_accounting  # noqa: E402,F401  (slips, ratings: tables/admin/accounting.py)
 from tables.admin import audit as admin_audit  # noqa: E402,F401  (audit pages: tables/admin/audit.py)
 from tables.admin import decks as _decks  # noqa: E402,F401  (registers Deck designs)

@@ -112,3 +112,32 @@ __all__ += ["BluffjackGame", "GameState", "RummyAction", "RummyDeal", "RummyGame
 from .decks import DeckDesign  # noqa: E402
 
 __all__ += ["DeckDesign"]
+
+# Table accounting (inventory, fills, credits) and player ratings: tables/models/accounting.py.
+from .accounting import (  # noqa: E402
+    INVENTORY_KINDS,
+    TRANSFER_KINDS,
+    Player,
+    RatingPause,
+    RatingSlip,
+    RatingState,
+    Slip,
+    SlipKind,
+    SlipSignature,
+    SlipStep,
+    SlipVoid,
+)
+
+__all__ += [
+    "INVENTORY_KINDS",
+    "TRANSFER_KINDS",
+    "Player",
+    "RatingPause",
+    "RatingSlip",
+    "RatingState",
+    "Slip",
+    "SlipKind",
+    "SlipSignature",
+    "SlipStep",
+    "SlipVoid",
+]

@@ -18,6 +18,7 @@ class AuditKind(models.TextChoices):
     SHUFFLE = "shuffle", "shuffle-point audit"
     HOLD = "hold", "hold audit"
     PACE = "pace", "dealer and pace"
+    ACCOUNTING = "accounting", "table accounting: counted against tracked win"
 
 
 class AuditResult(models.Model):

@@ -76,6 +76,7 @@ class Mishaps:
     late_shuffle: float = 0.04  # a shoe dealt one or two rounds past its shuffle point (advantage-play risk)
     early_shuffle: float = 0.03  # a shoe shuffled before its shuffle point
     not_notified: float = 0.01  # a reshuffle not announced
+    missing_chips: float = 0.03  # chips gone from the tray in a shift (tables/services/accounting_sim.py)
 
 
 @dataclass
@@ -88,6 +89,7 @@ class SimResult:
     mismatches: int = 0
     late_shoes: int = 0
     early_shoes: int = 0
+    accounting: Any = None  # tables.services.accounting_sim.AccountingSim: slips, drops, players, missing chips
 
 
 @contextmanager
@@ -335,6 +337,13 @@ def simulate_floor(*, tables: int = 3, days: int = 1, rounds_per_hour: int = 40,
             start, _ = day_bounds(day)
             sim.play_day(start, min(start + timedelta(hours=open_hours), now), rounds_per_hour)
         sim.flush()
+        # Table accounting: inventories, fills, credits, drop and rated players of the simulated shifts.
+        from tables.services.accounting_sim import simulate_accounting
+
+        result.accounting = simulate_accounting(
+            table, [today - timedelta(days=d) for d in range(days - 1, -1, -1)], boss=boss, now=now,
+            rng=random.Random(f"accounting:{seed}:{table.pk}"),  # its own stream: the rounds stay as seeded
+            missing_chips=mishaps.missing_chips, result=result.accounting)
     return result
 
 

@@ -55,6 +55,7 @@ class ReportData:
     approvals: list[dict[str, Any]] = field(default_factory=list)
     pace: list[dict[str, Any]] = field(default_factory=list)
     charts: dict[str, bytes] = field(default_factory=dict)
+    accounting: dict[str, Any] = field(default_factory=dict)  # tables.services.accounting.report_section
 
 
 def _d(x: Any) -> Decimal:
@@ -116,6 +117,9 @@ def gather(day: date) -> ReportData:
                                "at": timezone.localtime(a.approved_at).strftime("%H:%M")})  # fmt: skip
     data.totals["discrepancies"] = len(data.discrepancies)
     data.totals["approvals"] = len(data.approvals)
+    from tables.services.accounting import report_section  # table accounting and ratings (docs/accounting.md)
+
+    data.accounting = report_section(day)
     return data
 
 
@@ -246,6 +250,9 @@ def render_csv(data: ReportData) -> str:
     for a in data.approvals:
         w.writerow({"section": "approval", "table": a["table"], "round": a["round"], "rule": a["kind"],
                     "message": f"{a['by']}: {a['reason']}"})  # fmt: skip
+    from tables.services.accounting import report_csv_rows
+
+    w.writerows(report_csv_rows(data.accounting))
     return buf.getvalue()
 
 
@@ -311,6 +318,9 @@ def render_pdf(data: ReportData) -> bytes:
             lambda d: [d["table"], d["round"], d.get("seat"), d.get("bet"), d.get("paid"), d.get("due"), d["state"]])
     section("Approvals", data.approvals, ["table", "round", "kind", "by", "at", "reason"],
             lambda a: [a["table"], a["round"], a["kind"], a["by"], a["at"], a["reason"][:60]])
+    from tables.services.accounting import report_pdf_story
+
+    story += report_pdf_story(data.accounting, styles, table)
     doc.build(story)
     return buf.getvalue()
 
