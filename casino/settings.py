@@ -336,6 +336,8 @@ AUDIT_EARLY_SHUFFLE_TOLERANCE = int(_number("AUDIT_EARLY_SHUFFLE_TOLERANCE", "0"
 AUDIT_PG_RANDOM_PAGE_COST = float(_number("AUDIT_PG_RANDOM_PAGE_COST", "1.1", low=0.1, high=100))
 AUDIT_REPORT_RECIPIENTS = env.list("AUDIT_REPORT_RECIPIENTS", default=[])
 THEORY_STRATEGY = env.str("THEORY_STRATEGY", default="improved")
+# Maker-checker: publishing a rule set or pay table needs a second games manager's approval.
+PUBLISH_NEEDS_SECOND_APPROVAL = env_bool("PUBLISH_NEEDS_SECOND_APPROVAL", default=True)
 
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="audit@casino.local")

@@ -45,10 +45,12 @@ def theory_url(pay_table: PayTable, rule_set: RuleSet | None) -> str:
 def render_theory(theory: dict[str, Any], pay_table: PayTable, rule_set: RuleSet | None) -> SafeString:
     """The theory block of a pay table's page."""
     lines = [{**line, "probability_text": probability_text(line["probability"]),
-              "contribution_text": pct(line["contribution"])} for line in theory["lines"]]
+              "contribution_text": pct(line["contribution"]),
+              "over": line["contribution"] is not None and line["contribution"] > 1} for line in theory["lines"]]
     bets = [{"bet": bet, "rtp": pct(info.get("rtp")), "house_edge": pct(info.get("house_edge")),
              "ci95": pct(info["ci95"], 3) if info.get("ci95") is not None else "",
-             "method": info.get("method", ""), "detail": info.get("detail", "")}
+             "method": info.get("method", ""), "detail": info.get("detail", ""),
+             "over": info.get("rtp") is not None and info["rtp"] > 1}
             for bet, info in theory["bets"].items()]
     sim = theory.get("simulation") or {}
     context = {
@@ -56,6 +58,7 @@ def render_theory(theory: dict[str, Any], pay_table: PayTable, rule_set: RuleSet
         "running": theory["status"] in RUNNING,
         "progress_pct": f"{(sim.get('progress') or 0.0) * 100:.0f}",
         "rtp": pct(theory["rtp"]), "house_edge": pct(theory["house_edge"]),
+        "over": [b["bet"] for b in bets if b["over"]],
         "ci95": pct(theory["ci95"], 3) if theory.get("ci95") is not None else "",
         "rules_label": str(rule_set) if rule_set is not None else "the game's published rules",
         "url": theory_url(pay_table, rule_set),

@@ -107,3 +107,8 @@ __all__ += ["TheoryResult", "TheoryStatus"]
 from .games import BluffjackGame, GameState, RummyAction, RummyDeal, RummyGame  # noqa: E402
 
 __all__ += ["BluffjackGame", "GameState", "RummyAction", "RummyDeal", "RummyGame"]
+
+# Maker-checker of publishing: tables/models/publishing.py.
+from .publishing import PublishRequest, PublishStatus  # noqa: E402
+
+__all__ += ["PublishRequest", "PublishStatus"]
