@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from tables.dashboard import reports as r
 from tables.dashboard import views as v
 
 app_name = "dashboard"
@@ -15,4 +16,6 @@ urlpatterns = [
     path("rounds/<int:pk>/", v.round_detail, name="round"),
     path("reports/", v.reports, name="reports"),
     path("reports/<int:pk>/<str:kind>/", v.report_file, name="report-file"),
+    path("reports/run/", r.run_audit, name="report-run"),
+    path("reports/run/<str:day>/", r.run_progress, name="report-run-progress"),
 ]
