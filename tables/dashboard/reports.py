@@ -59,7 +59,7 @@ def run_audit(request: HttpRequest) -> HttpResponse:
     except InvalidInput as exc:
         return JsonResponse({"error": f"{exc.field}: {exc.message}"}, status=400)
     except Conflict as exc:
-        return JsonResponse({"error": str(exc), **_progress(day)}, status=409)
+        return JsonResponse({**_progress(day), "error": str(exc)}, status=409)
     audit_nightly.delay(day.isoformat())
     if not wants_json:
         return HttpResponseRedirect(reverse("dashboard:reports"))
