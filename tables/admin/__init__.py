@@ -238,17 +238,20 @@ class VersionedAdmin(HistoryAdmin):
         return fields + ("game",) if obj is not None else fields
 
     def has_change_permission(self, request: HttpRequest, obj: VersionedConfig | None = None) -> bool:
-        # A published version opens read-only: it cannot change, however permissive the role.
-        if obj is not None and obj.is_published:
+        # A published version opens read-only: it cannot change, however permissive the role.  So does
+        # a draft asked to be published: the checker approves what the maker asked for (withdraw to edit).
+        if obj is not None and (obj.is_published or publishing.pending_request(obj) is not None):  # type: ignore[arg-type]
             return False
         return super().has_change_permission(request, obj)
 
     def has_delete_permission(self, request: HttpRequest, obj: VersionedConfig | None = None) -> bool:
-        if obj is not None and obj.is_published:
+        if obj is not None and (obj.is_published or publishing.pending_request(obj) is not None):  # type: ignore[arg-type]
             return False
         return super().has_delete_permission(request, obj)
 
     def revert_refused_message(self, obj: Any) -> str:
+        if not obj.is_published:
+            return f"{obj} awaits approval to be published and cannot be reverted; withdraw the request first."
         return f"{obj} is published and cannot be reverted; make a new draft version instead."
 
     def has_publish_permission(self, request: HttpRequest) -> bool:

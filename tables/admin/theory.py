@@ -110,7 +110,7 @@ def rule_set_edge_html(rule_set: RuleSet | None) -> SafeString | str:
 class TheoryResultAdmin(admin.ModelAdmin):
     """The cached simulations, read-only: written by the theory task only."""
 
-    list_display = ("pay_table", "rule_set", "strategy", "status", "progress", "house_edge", "ci95", "rounds",
+    list_display = ("pay_table", "rule_set", "strategy", "status", "progress", "house_edge_text", "ci95_text", "rounds",
                     "computed_at")
     list_filter = ("status", "game", "strategy")
     list_select_related = ("pay_table__game", "rule_set__game")
@@ -121,3 +121,12 @@ class TheoryResultAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+    # As a percentage with the places of the pay table's page: one figure, written one way.
+    @admin.display(description="house edge", ordering="house_edge")
+    def house_edge_text(self, obj: TheoryResult) -> str:
+        return pct(obj.house_edge)
+
+    @admin.display(description="95% CI", ordering="ci95")
+    def ci95_text(self, obj: TheoryResult) -> str:
+        return f"±{pct(obj.ci95, 3)}" if obj.ci95 is not None else "-"

@@ -40,6 +40,8 @@ class PublishRequest(models.Model):
     warnings = models.JSONField(default=list, blank=True,
                                 help_text="The returns above 100% (or unknown) shown when it was requested.")
     acknowledged = models.BooleanField(default=False, help_text="The requester acknowledged the warnings.")
+    content_hash = models.CharField(max_length=64, blank=True,
+                                    help_text="sha256 of the version as asked for: an edit after the request voids it.")
     note = models.TextField(blank=True)
 
     class Meta:

@@ -12,6 +12,8 @@ warning and the hold audit read the same numbers.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
@@ -19,7 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tables import conf
-from tables.errors import Conflict
+from tables.errors import Conflict, InvalidInput
 from tables.models import PayTable, PublishRequest, PublishStatus, RuleSet, VersionStatus
 from tables.services.theory import default_rule_set, rule_set_house_edge, theory_for
 
@@ -79,6 +81,21 @@ def return_warnings(version: Version) -> list[dict[str, Any]]:
     return out
 
 
+def _rules_of(rule_set: RuleSet) -> Any:
+    try:
+        return rule_set.rules().to_params()
+    except InvalidInput:
+        return rule_set.params
+
+
+def content_hash(version: Version) -> str:
+    """sha256 of what a version says (its rules or lines, name and notes): what the checker approves."""
+    # A rule set by its complete rules (a stored {} and the published values written out are the same rules).
+    body = _rules_of(version) if isinstance(version, RuleSet) else version.as_engine_json()
+    document = {"name": version.name, "notes": version.notes, "body": body}
+    return hashlib.sha256(json.dumps(document, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
 def _check_manager(actor: Any, version: Version) -> None:
     if not actor.has_perm(version.publish_permission):
         raise PermissionDenied(f"{actor} may not publish {version._meta.verbose_name_plural}.")
@@ -113,7 +130,8 @@ def request_publish(version: Version, *, actor: Any, acknowledged: bool = False,
         if pending_request(version) is not None:
             raise Conflict(f"{version} already awaits a second games manager's approval.")
         request = PublishRequest.objects.create(**{field: version}, requested_by=actor, warnings=warnings,
-                                                acknowledged=bool(warnings and acknowledged), note=note.strip())
+                                                acknowledged=bool(warnings and acknowledged), note=note.strip(),
+                                                content_hash=content_hash(version))
         _audit(actor, "publish.requested", request, warnings=warnings, acknowledged=request.acknowledged)
         if not conf.publish_needs_second_approval():
             _publish(request, actor)
@@ -133,6 +151,12 @@ def approve_publish(request: PublishRequest, *, actor: Any, acknowledged: bool =
         locked = PublishRequest.objects.select_for_update().get(pk=request.pk)
         if locked.status != PublishStatus.PENDING:
             raise Conflict(f"This request was already {locked.get_status_display().lower()}.")
+        # The checker approves what the maker asked for: a draft edited since (the admin keeps it
+        # read-only while asked, but not every route is the admin) must be asked for again.
+        version = type(version)._base_manager.select_for_update().get(pk=version.pk)
+        if locked.content_hash and content_hash(version) != locked.content_hash:
+            raise Conflict(f"{version} was changed after it was asked to be published; withdraw the request "
+                           "and ask again.")
         _audit(actor, "publish.approved", locked, warnings=warnings, acknowledged=bool(warnings and acknowledged))
         _publish(locked, actor)
     request.refresh_from_db()

@@ -143,3 +143,12 @@ def test_a_typed_rule_set_form_for_every_game(games_manager) -> None:
         assert "params" not in form.fields and "decks" in form.fields or slug == "contract-rummy", slug
     form = client.get(reverse("admin:tables_ruleset_add") + f"?game={game('bluffjack').pk}").context["adminform"].form
     assert [c for c, _ in form.fields["odd_chip"].choices] == ["first_left_of_dealer", "house", "next_pot"]
+
+
+def test_a_draft_asked_to_be_published_opens_read_only(games_manager) -> None:
+    draft = RuleSetFactory()
+    client = _client(games_manager)
+    client.post(_url(draft, "publish"))
+    page = client.get(_url(draft, "change"))
+    assert page.status_code == 200 and b'name="_save"' not in page.content
+    assert client.post(_url(draft, "change"), {"name": "changed"}).status_code == 403

@@ -117,3 +117,15 @@ def test_a_pit_boss_cannot_ask_or_approve(pit_boss, games_manager) -> None:
     request = publishing.request_publish(draft, actor=games_manager)
     with pytest.raises(PermissionDenied):
         publishing.approve_publish(request, actor=pit_boss)
+
+
+def test_a_draft_edited_after_the_request_is_not_approved(games_manager, second) -> None:
+    draft = _perfect_pairs_30_to_1()
+    request = publishing.request_publish(draft, actor=games_manager, acknowledged=True)
+    line = draft.lines.get(name="perfect-pairs/perfect")
+    line.odds_numerator = 40  # behind the checker's back (the admin keeps an asked-for draft read-only)
+    line.save()
+    with pytest.raises(Conflict, match="was changed after it was asked to be published"):
+        publishing.approve_publish(request, actor=second, acknowledged=True)
+    draft.refresh_from_db()
+    assert draft.status == VersionStatus.DRAFT
