@@ -8,7 +8,7 @@ anything invalid.  One definition serves the back office, the engine and the mat
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any
+from typing import Any, ClassVar
 
 from .errors import InvalidInput
 from .shoe import ShoeSpec, ShuffleRule
@@ -266,6 +266,10 @@ class ContractRummyRules(ShoeRules):
     out_of_turn_penalty_cards: int = 1
     contract_exact_size: bool = False  # True: contract melds must be of the minimum size (3-card sets, 4-card runs)
 
+    # The shoe comes from ``shoes`` by player count: the shoe parameters every game has are unused here
+    # (kept in the stored parameters, not offered in a form).
+    UNUSED: ClassVar[tuple[str, ...]] = ("decks", "jokers_per_deck", "shuffle_rule", "shuffle_at")
+
     def check(self) -> None:
         _ranged("min_players", self.min_players)
         _int("max_players", self.max_players, self.min_players, 12)
@@ -364,7 +368,10 @@ def parameters(game: str) -> list[Parameter]:
         raise InvalidInput(f"unknown game {game!r}", field="game")
     published = PUBLISHED_RULES[game]
     out = []
+    unused = getattr(published, "UNUSED", ())
     for f in fields(published):
+        if f.name in unused:
+            continue
         default = getattr(published, f.name)
         spec = SPECS.get(f.name, ParamSpec(f.name.replace("_", " ").capitalize()))
         if isinstance(default, bool):

@@ -152,3 +152,16 @@ def test_a_draft_asked_to_be_published_opens_read_only(games_manager) -> None:
     page = client.get(_url(draft, "change"))
     assert page.status_code == 200 and b'name="_save"' not in page.content
     assert client.post(_url(draft, "change"), {"name": "changed"}).status_code == 403
+
+
+@pytest.mark.parametrize("slug", ["finnish-27", "unlimited-blackjack", "mini-blackjack", "bluffjack", "contract-rummy"])
+def test_the_typed_form_saves_the_published_rules_unchanged(games_manager, slug) -> None:
+    from tests.tables.admin.forms import form_data
+
+    client = _client(games_manager)
+    url = reverse("admin:tables_ruleset_add") + f"?game={game(slug).pk}"
+    form = client.get(url).context["adminform"].form
+    response = client.post(url, form_data(form, game=game(slug).pk, name="Typed"))
+    assert response.status_code == 302, response.context["adminform"].form.errors if response.context else response
+    saved = RuleSet.objects.get(game__slug=slug, name="Typed")
+    assert saved.params == PUBLISHED_RULES[slug].to_params()
