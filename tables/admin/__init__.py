@@ -447,7 +447,12 @@ class RuleSetAdmin(VersionedAdmin):
         game = _game_of(request, obj)
         form = rule_set_form(game.slug if game is not None and game.slug in PUBLISHED_RULES else None)
         kwargs["form"] = form
-        return super().get_form(request, obj, change, **kwargs)
+        form_class = super().get_form(request, obj, change, **kwargs)
+        if obj is None and game is not None and "game" in form_class.base_fields:
+            # The rules shown are this game's: another game is another form ("Start from ..." links).
+            form_class.base_fields["game"].initial = game.pk
+            form_class.base_fields["game"].disabled = True
+        return form_class
 
     def get_fields(self, request: HttpRequest, obj: RuleSet | None = None) -> Any:
         game = _game_of(request, obj)
@@ -456,7 +461,8 @@ class RuleSetAdmin(VersionedAdmin):
             return (*self.BASE_FIELDS, *self.TAIL_FIELDS) if obj is not None else self.BASE_FIELDS
         if not editable:
             return (*self.BASE_FIELDS, "parameters", *self.TAIL_FIELDS)
-        return (*self.BASE_FIELDS, *(p.name for p in parameters(game.slug)), *self.TAIL_FIELDS)
+        tail = self.TAIL_FIELDS if obj is not None else ()
+        return (*self.BASE_FIELDS, *(p.name for p in parameters(game.slug)), *tail)
 
     def get_fieldsets(self, request: HttpRequest, obj: RuleSet | None = None) -> Any:
         fields = list(self.get_fields(request, obj))
