@@ -48,6 +48,7 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "tables.view_*",
         *[perm for model in _MANAGED for perm in _crud(model)],
         "tables.change_game",
+        "tables.add_deckdesign",  # deck designs are enrolled, never edited (a new set of scans is a new design)
         "tables.publish_ruleset",
         "tables.publish_paytable",
     ],
@@ -113,6 +114,16 @@ def roles_of(user: Any) -> set[str]:
             cached.add(PIT_BOSS_ROLE)
         user._casino_roles = cached
     return cached
+
+
+# Any of the casino's roles may read the floor (tables, rounds, their trails); other accounts may not.
+READ_ROLES = {DEALER_ROLE, PIT_BOSS_ROLE, AUDITOR_ROLE, GAMES_MANAGER_ROLE, "shift_manager"}
+
+
+def check_can_read(user: Any) -> None:
+    """Any of the casino roles may read the floor; other accounts may not."""
+    if not roles_of(user) & READ_ROLES:
+        raise PermissionDenied("you have no role at this casino")
 
 
 def is_pit_boss(user: Any) -> bool:

@@ -151,6 +151,8 @@ class TableAdmin(HistoryAdmin):
     fieldsets = (
         (None, {"fields": ("pit", "number", "game", "status")}),
         ("Rules and pay table (published versions)", {"fields": ("rule_set", "pay_table")}),
+        ("Cards", {"fields": ("deck_design",),
+                   "description": "The deck design dealt here, as the reader learned it (Deck designs)."}),
         ("Limits", {"fields": ("min_bet", "max_bet", ("side_bet_min", "side_bet_max"), ("behind_min", "behind_max"),
                                "max_bets_behind"),
                     "description": "Side bets and bets behind take the main limits where their own are empty."}),
@@ -163,7 +165,7 @@ class TableAdmin(HistoryAdmin):
         # through the services (a table with a round open does not close; the dealer's session ends).
         if obj is not None and not request.user.has_perm("tables.add_table"):
             return ("pit", "number", "game", "rule_set", "pay_table", "min_bet", "max_bet", "side_bet_min",
-                    "side_bet_max", "behind_min", "behind_max", "max_bets_behind", "status")
+                    "side_bet_max", "behind_min", "behind_max", "max_bets_behind", "status", "deck_design")
         if obj is not None:
             return ("status",)
         return super().get_readonly_fields(request, obj)
@@ -436,6 +438,12 @@ def _game_of(request: HttpRequest, obj: RuleSet | None) -> Game | None:
     return Game.objects.filter(pk=chosen).first() if chosen and str(chosen).isdigit() else None
 
 
+def _game_asked(request: HttpRequest) -> Game | None:
+    """The game an "add" page was opened for (``?game=<id>``), or None."""
+    asked = request.GET.get("game")
+    return Game.objects.filter(pk=asked).first() if asked else None
+
+
 @admin.register(RuleSet)
 class RuleSetAdmin(VersionedAdmin):
     readonly_fields = (*VersionedAdmin.readonly_fields, "parameters", "house_edge")
@@ -517,7 +525,8 @@ class PayLineForm(forms.ModelForm):
             self.fields["odds"].initial = self.instance.odds_text
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("kind") == PayLineKind.ODDS:
             text = (data.get("odds") or "").strip()
             if not text:
@@ -582,7 +591,7 @@ class PayTableAdmin(VersionedAdmin):
         kwargs = super().get_formset_kwargs(request, obj, inline, prefix)
         # "Add pay table" with ?game=<id>: start from the game's lines at the published values.
         if request.method == "GET" and obj.pk is None and isinstance(inline, PayLineInline):
-            game = Game.objects.filter(pk=request.GET.get("game") or None).first()
+            game = _game_asked(request)
             if game is not None:
                 kwargs["initial"] = self._published_initial(game)
         return kwargs
@@ -590,7 +599,7 @@ class PayTableAdmin(VersionedAdmin):
     def get_formsets_with_inlines(self, request: HttpRequest, obj: Any = None) -> Any:
         for formset, inline in super().get_formsets_with_inlines(request, obj):
             if obj is None and request.method == "GET" and isinstance(inline, PayLineInline):
-                game = Game.objects.filter(pk=request.GET.get("game") or None).first()
+                game = _game_asked(request)
                 if game is not None:
                     formset.extra = len(game_line_names(game.slug))
             yield formset, inline
@@ -639,3 +648,4 @@ class PayTableAdmin(VersionedAdmin):
 
 
 from tables.admin import audit as admin_audit  # noqa: E402,F401  (audit pages: tables/admin/audit.py)
+from tables.admin import decks as _decks  # noqa: E402,F401  (registers Deck designs)

@@ -36,7 +36,7 @@ def _form_field(p: Parameter) -> forms.Field:
         return forms.BooleanField(required=False, **common)
     if p.kind == "choice":
         return forms.TypedChoiceField(choices=[(c, c.replace("_", " ")) for c in p.choices],
-                                      coerce=type(p.default), **common)
+                                      coerce=int if isinstance(p.default, int) else str, **common)
     if p.kind == "int":
         # No min/max here: the engine's check gives the range, and its message, on this field.
         return forms.IntegerField(**common)
@@ -62,7 +62,7 @@ class RuleSetFormBase(forms.ModelForm):
                 self.fields[p.name].initial = str(value) if p.kind == "choice" else value
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data: dict[str, Any] = super().clean() or {}
         if not self.game_slug:
             return data
         params = {name: data[name] for name in self.parameter_names if name in data}
@@ -73,7 +73,10 @@ class RuleSetFormBase(forms.ModelForm):
         except InvalidInput as exc:
             # The engine names the parameter (``deals[2].cards`` is the "deals" field): the error goes there.
             name = (exc.field or "").split("[")[0].split(".")[0]
-            self.add_error(name if name in self.fields else None, f"{self.fields[name].label if name in self.fields else exc.field}: {exc.message}")
+            if name in self.fields:
+                self.add_error(name, f"{self.fields[name].label}: {exc.message}")
+            else:
+                self.add_error(None, f"{exc.field}: {exc.message}")
             return data
         self.instance.params = rules.to_params()
         return data

@@ -2,7 +2,7 @@
 
 Who sees it: whoever holds ``tables.view_floor_dashboard`` — the pit boss, the games manager and the
 auditor (read-only) through their roles' ``tables.view_*``; dealers do not.  Who decides on alerts:
-pit bosses only (``services.is_pit_boss``), as for every approval.
+pit bosses only (``tables.access.is_pit_boss``), as for every approval.
 
 Live without a reload: the page polls two small JSON endpoints (alerts every 2 s, the floor every
 10 s).  Polling keeps it working through any proxy and with the plain WSGI server of the embedded
@@ -12,6 +12,7 @@ run; each poll costs a fixed, small number of queries (pinned by tests).
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from tables import selectors, services
+from tables.access import is_pit_boss
 from tables.engine.errors import InvalidInput
 from tables.engine.money import fmt
 from tables.models import (
@@ -82,7 +84,7 @@ def floor_rows(now: Any = None) -> list[dict[str, Any]]:
     dealers = dict(TableSession.objects.filter(closed_at__isnull=True).values_list("table_id", "dealer__username"))
     hour = dict(Round.objects.filter(opened_at__gte=now - timedelta(hours=1), opened_at__lte=now).values("table_id")
                 .annotate(n=Count("id")).order_by().values_list("table_id", "n"))  # fmt: skip
-    shoes: dict[int, dict[str, Any]] = {}
+    shoes: dict[int, Mapping[str, Any]] = {}
     for s in (Shoe.objects.filter(ended_at__isnull=True).order_by("table_id", "number")
               .values("table_id", "number", "cards_dealt", "spec")):  # fmt: skip
         shoes[s["table_id"]] = s  # the latest open shoe of each table wins
@@ -160,7 +162,7 @@ def floor(request: HttpRequest) -> HttpResponse:
     """The dashboard page (its live parts fill in from the JSON endpoints)."""
     rows = floor_rows()
     return render(request, "dashboard/floor.html", {
-        "rows": rows, "alerts": alerts(), "can_decide": services.is_pit_boss(request.user),
+        "rows": rows, "alerts": alerts(), "can_decide": is_pit_boss(request.user),
         "reports": AuditReport.objects.order_by("-gaming_day")[:5],
     })  # fmt: skip
 
@@ -176,7 +178,7 @@ def floor_json(request: HttpRequest) -> JsonResponse:
 @dashboard_view
 def alerts_json(request: HttpRequest) -> JsonResponse:
     """The open alerts as JSON (polled every few seconds)."""
-    return JsonResponse({"alerts": alerts(), "can_decide": services.is_pit_boss(request.user),
+    return JsonResponse({"alerts": alerts(), "can_decide": is_pit_boss(request.user),
                          "at": timezone.now().isoformat()})  # fmt: skip
 
 
@@ -190,7 +192,7 @@ def alert_decide(request: HttpRequest) -> JsonResponse:
         return JsonResponse({"error": "the body must be JSON", "field": "body"}, status=400)
     alert, decision = str(body.get("alert", "")), str(body.get("decision", ""))
     reason = str(body.get("reason", "")).strip()
-    if not services.is_pit_boss(request.user):
+    if not is_pit_boss(request.user):
         return JsonResponse({"error": "only a pit boss decides on alerts"}, status=403)
     if not reason:
         return JsonResponse({"error": "a decision needs a reason", "field": "reason"}, status=400)
@@ -243,7 +245,7 @@ def round_detail(request: HttpRequest, pk: int) -> HttpResponse:
     decisions = AlertDecision.objects.filter(round=rnd).select_related("by")
     return render(request, "dashboard/round.html", {
         "round": rnd, "doc": selectors.round_document(rnd), "trail": trail, "decisions": decisions,
-        "can_decide": services.is_pit_boss(request.user),
+        "can_decide": is_pit_boss(request.user),
     })  # fmt: skip
 
 

@@ -108,6 +108,11 @@ from .games import BluffjackGame, GameState, RummyAction, RummyDeal, RummyGame  
 
 __all__ += ["BluffjackGame", "GameState", "RummyAction", "RummyDeal", "RummyGame"]
 
+# Deck designs the reader has learned (enrolment profiles): tables/models/decks.py.
+from .decks import DeckDesign  # noqa: E402
+
+__all__ += ["DeckDesign"]
+
 # Maker-checker of publishing: tables/models/publishing.py.
 from .publishing import PublishRequest, PublishStatus  # noqa: E402
 

@@ -32,11 +32,13 @@ from django.utils import timezone
 
 from tables.access import DEALER, PIT_BOSS
 from tables.engine.cards import Card
+from tables.engine.games import house_games
 from tables.engine.money import fmt
 from tables.engine.paytable import PayTable as EnginePayTable
-from tables.engine.rulesets import rules_from_params
+from tables.engine.rulesets import BlackjackRules, rules_from_params
 from tables.engine.settlement import SettlementLine as EngineLine
 from tables.engine.settlement import discrepancies, due_by_kind
+from tables.errors import Conflict
 from tables.models import (
     Approval,
     ApprovalKind,
@@ -60,7 +62,7 @@ from tables.models import (
     Wager,
 )
 
-SIM_GAMES = ("finnish-27", "unlimited-blackjack", "mini-blackjack")
+SIM_GAMES = house_games()  # the floor simulator plays the house-banked games
 SIM_PIT = "Simulated pit"
 BATCH = 5000
 
@@ -125,12 +127,15 @@ def sim_tables(n: int) -> list[Table]:
         while len(tables) < n:
             slug = SIM_GAMES[len(tables) % len(SIM_GAMES)]
             game = Game.objects.get(slug=slug)
+            rule_set = RuleSet.objects.filter(game=game, status=VersionStatus.PUBLISHED).order_by("version").first()
+            pay_table = PayTable.objects.filter(game=game, status=VersionStatus.PUBLISHED).order_by("version").first()
+            if rule_set is None or pay_table is None:
+                raise Conflict(f"{slug} has no published rule set and pay table to open a simulated table with")
             number += 1
             t = Table.objects.create(
                 pit=pit, number=number, game=game, status=TableStatus.OPEN,
                 min_bet=Decimal("10.00") if slug == "finnish-27" else Decimal("5.00"), max_bet=Decimal("500.00"),
-                rule_set=RuleSet.objects.filter(game=game, status=VersionStatus.PUBLISHED).order_by("version").first(),
-                pay_table=PayTable.objects.filter(game=game, status=VersionStatus.PUBLISHED).order_by("version").first(),
+                rule_set=rule_set, pay_table=pay_table,
             )  # fmt: skip
             tables.append(t)
     return tables
@@ -184,6 +189,8 @@ class Player:
         else:
             from tables.engine.blackjack.outcome import Settler
 
+            if not isinstance(self.rules, BlackjackRules):
+                raise ValueError(f"{self.game}: the floor simulator plays Finnish 27 and blackjack only")
             self.settler = Settler(self.rules, self.pay_table, self.tmin)
 
     def bet(self) -> Decimal:
@@ -293,7 +300,7 @@ class Writer:
 
 
 def _approval_limit() -> tuple[Decimal, Decimal]:
-    from tables.services import approval_amount, approval_multiple
+    from tables.services.common import approval_amount, approval_multiple
 
     return approval_amount(), approval_multiple()
 

@@ -26,6 +26,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from tables import conf
+from tables.engine.games import house_games
 from tables.errors import Conflict, InvalidInput
 from tables.models import (
     Approval,
@@ -112,10 +113,10 @@ def gather(day: date) -> ReportData:
                               "round": f.round.number if f.round else None, "shoe": f.shoe_id})  # fmt: skip
     start, end = day_bounds(day)
     day_rounds = Round.objects.filter(opened_at__gte=start, opened_at__lt=end)
-    for r in (day_rounds.exclude(discrepancies=[]).select_related("table").order_by("table__number", "number")
-              .only("number", "table__number", "discrepancies", "state")):  # fmt: skip
-        for d in r.discrepancies:
-            data.discrepancies.append({"table": r.table.number, "round": r.number, "state": r.state, **d})
+    for rnd in (day_rounds.exclude(discrepancies=[]).select_related("table").order_by("table__number", "number")
+                .only("number", "table__number", "discrepancies", "state")):  # fmt: skip
+        for d in rnd.discrepancies:
+            data.discrepancies.append({"table": rnd.table.number, "round": rnd.number, "state": rnd.state, **d})
     for a in (Approval.objects.filter(round__in=day_rounds).select_related("round", "round__table", "approved_by")
               .order_by("approved_at")):  # fmt: skip
         data.approvals.append({"table": a.round.table.number, "round": a.round.number, "kind": a.kind,
@@ -130,7 +131,7 @@ def database_totals(day: date) -> dict[str, Any]:
     """Rounds, handle and win of the day straight from the rounds (what the report must agree with)."""
     start, end = day_bounds(day)
     rounds = Round.objects.filter(opened_at__gte=start, opened_at__lt=end, state__in=COUNTED_STATES,
-                                  game__in=("finnish-27", "unlimited-blackjack", "mini-blackjack"))
+                                  game__in=house_games())
     handle = Wager.objects.filter(round__in=rounds, refunded=False).aggregate(s=Sum("amount"))["s"] or Decimal("0")
     net = SettlementLine.objects.filter(round__in=rounds, superseded=False).aggregate(s=Sum("net"))["s"] or Decimal("0")
     cent = Decimal("0.01")
@@ -190,9 +191,9 @@ def groups(data: ReportData) -> list[dict[str, Any]]:
     # they are placed through the tables of the day (a table with none of its own audit rows is "other").
     for kind, items in (("discrepancies", data.discrepancies), ("approvals", data.approvals)):
         for x in items:
-            key = number_to_key.get(x["table"])
-            if key is not None:
-                by[key][kind] += 1
+            found = number_to_key.get(x["table"])
+            if found is not None:
+                by[found][kind] += 1
     out = sorted(by.values(), key=lambda g: (-g["handle"], g["pit"], g["game"]))
     if len(out) > MAX_GROUPS:
         rest = out[MAX_GROUPS - 1:]
