@@ -339,6 +339,8 @@ AUDIT_REPORT_RECIPIENTS = env.list("AUDIT_REPORT_RECIPIENTS", default=[])
 # tracked win of the rounds by this much before a shift is flagged (currency units; 0 flags any cent).
 ACCOUNTING_WIN_TOLERANCE = _number("ACCOUNTING_WIN_TOLERANCE", "1.00", low=0, high=1_000_000)
 THEORY_STRATEGY = env.str("THEORY_STRATEGY", default="improved")
+# Maker-checker: publishing a rule set or pay table needs a second games manager's approval.
+PUBLISH_NEEDS_SECOND_APPROVAL = env_bool("PUBLISH_NEEDS_SECOND_APPROVAL", default=True)
 
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="audit@casino.local")

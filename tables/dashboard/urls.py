@@ -3,6 +3,7 @@
 from django.urls import path
 
 from tables.dashboard import accounting
+from tables.dashboard import reports as r
 from tables.dashboard import views as v
 
 app_name = "dashboard"
@@ -17,4 +18,6 @@ urlpatterns = [
     path("reports/", v.reports, name="reports"),
     path("reports/<int:pk>/<str:kind>/", v.report_file, name="report-file"),
     path("accounting/", accounting.accounting, name="accounting"),
+    path("reports/run/", r.run_audit, name="report-run"),
+    path("reports/run/<str:day>/", r.run_progress, name="report-run-progress"),
 ]

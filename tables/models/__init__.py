@@ -141,3 +141,8 @@ __all__ += [
     "SlipStep",
     "SlipVoid",
 ]
+
+# Maker-checker of publishing: tables/models/publishing.py.
+from .publishing import PublishRequest, PublishStatus  # noqa: E402
+
+__all__ += ["PublishRequest", "PublishStatus"]

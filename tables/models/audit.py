@@ -121,6 +121,8 @@ class BetTheory(models.Model):
     computed_at = models.DateTimeField(auto_now=True)
 
     class Meta:
+        verbose_name = "bet theory"
+        verbose_name_plural = "bet theories"
         constraints = [models.UniqueConstraint(fields=["rule_set", "pay_table"], name="theory_per_versions")]
 
     def __str__(self) -> str:

@@ -145,6 +145,10 @@ class Pit(models.Model):
         return f"{self.casino} / {self.name}"
 
 
+# The lineage holding each game's published rules and pay table as seeded (migration 0004, services/seed.py).
+DEFAULT_LINEAGE = "Rule text"
+
+
 class VersionedConfig(models.Model):
     """Common fields and behaviour of rule-set and pay-table versions."""
 
@@ -171,7 +175,11 @@ class VersionedConfig(models.Model):
         ordering = ["game__name", "name", "-version"]
 
     def __str__(self) -> str:
-        return f"{self.game.slug} {self.name} v{self.version} ({self.get_status_display().lower()})"
+        # "No-Bust Finnish 27 pay table v3 (published 2026-11-20)": what the version is, read by a person.
+        # The lineage's own name is added when it is not the one every seeded version shares.
+        game = self.game.name if self.game_id is not None else "?"
+        lineage = "" if self.name in ("", DEFAULT_LINEAGE) else f" \u201c{self.name}\u201d"
+        return f"{game} {self._meta.verbose_name}{lineage} v{self.version} ({self.state_text})"
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         """Save a draft; refuse any change to a published version; number new versions in their lineage."""
@@ -193,6 +201,13 @@ class VersionedConfig(models.Model):
     def is_published(self) -> bool:
         """Whether this version is published (and so immutable)."""
         return self.status == VersionStatus.PUBLISHED
+
+    @property
+    def state_text(self) -> str:
+        """"draft", or "published" with its date."""
+        if self.status == VersionStatus.PUBLISHED and self.published_at is not None:
+            return f"published {timezone.localtime(self.published_at):%Y-%m-%d}"
+        return self.get_status_display().lower()
 
     def _stored_status(self) -> str | None:
         if self._state.adding or self.pk is None:
