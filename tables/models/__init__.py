@@ -107,3 +107,8 @@ __all__ += ["TheoryResult", "TheoryStatus"]
 from .games import BluffjackGame, GameState, RummyAction, RummyDeal, RummyGame  # noqa: E402
 
 __all__ += ["BluffjackGame", "GameState", "RummyAction", "RummyDeal", "RummyGame"]
+
+# Devices posting card images for a table (a card-reading shoe, a document camera): tables/models/shoe_feed.py.
+from .shoe_feed import ShoeFeedDevice  # noqa: E402
+
+__all__ += ["ShoeFeedDevice"]
