@@ -26,6 +26,9 @@
   let busy = false;
   let payCents = {}; // "seat/kind" -> cents the dealer hands over
   let approveReason = null;
+  let rejectReason = null;
+  let heldBefore = null; // who held the table when this page last looked (a hand-over is told to the dealer)
+  const seatsPaid = new Set(); // seats the dealer ticked as paid (a checklist; the payment is sent at Confirm paid)
   let bjGame = null; // Bluffjack: the game playing at this table (stacks carried from hand to hand)
   let fix = { seq: null, rank: null, code: null, reason: null, before: null }; // pit-boss card correction
   const bets = {}; // seat -> {main, pp, t3, behind, doubleAlong, followSplit} in cents
@@ -208,6 +211,14 @@
     const mine = table.dealer === USER;
     $("btn-take").hidden = mine || (table.dealer !== null && !PIT);
     $("btn-take").textContent = table.dealer ? `Take over from ${table.dealer}` : "Take this table";
+    $("btn-handover").hidden = !PIT;
+    // Who holds the table, when it is not this user: a dealer relieved by a pit boss sees it at once.
+    const hf = $("holder-flag");
+    const relieved = heldBefore === USER && table.dealer !== USER;
+    hf.hidden = mine || PIT || (!relieved && table.dealer === null);
+    hf.textContent = relieved ? (table.dealer ? `A pit boss handed this table to ${table.dealer}: you are no longer the dealer here` :
+      "You no longer hold this table") : table.dealer ? `Held by ${table.dealer}: only ${table.dealer} or a pit boss deals here` : "";
+    if (table.dealer === USER || table.dealer === null) heldBefore = table.dealer === USER ? USER : heldBefore;
     const inPlay = round && ["in_play", "paused"].includes(round.state);
     $("btn-shuffle").disabled = !!inPlay || table.dealer === null;
     if (!s) {
@@ -473,37 +484,63 @@
     flag.hidden = !r.approval_required;
     flag.textContent = r.approval_required ? `Pit-boss approval needed before paying: ${r.approval_reason}` : "";
 
-    // What the dealer hands over: one counter per seat and bet kind, starting at what is due.
+    // What the dealer hands over, seat by seat: each bet's winnings due in plain figures, the amount
+    // handed over (tap it for the keypad when it differs), and a tick per seat as it is paid.
     const pay = $("pay");
     pay.replaceChildren();
     const payable = ["settled", "mismatch"].includes(r.state);
     if (payable) {
-      pay.append(el("h3", { text: "Paid to the players" }));
-      for (const [seat, kinds] of Object.entries(r.due)) {
-        for (const [kind, due] of Object.entries(kinds)) {
+      const seats = Object.entries(r.due).filter(([, kinds]) => Object.keys(kinds).length);
+      pay.append(el("h3", { text: seats.length ? "Pay the players (winnings; the stakes of winning bets stay with the player)" :
+        "Nothing to pay: the house collects every bet." }));
+      const grid = el("div", { class: "pay-seats" });
+      for (const [seat, kinds] of seats) {
+        let total = 0;
+        const rows = Object.entries(kinds).map(([kind, due]) => {
           const k = `${seat}/${kind}`;
-          if (!(k in payCents)) payCents[k] = r.paid[seat] && r.paid[seat][kind] ? cents(r.paid[seat][kind]) : cents(due);
-          pay.append(el("div", { class: "pay-row", "data-pay": k },
-            el("span", { class: "label", text: `Seat ${seat} ${betWords(kind).toLowerCase()} (due ${due})` }),
-            ...[-10000, -1000, -100].map((d) => el("button", { class: "chip", type: "button", text: money(d),
-              onclick: () => { payCents[k] = Math.max(0, payCents[k] + d); renderSettlement(); } })),
-            el("span", { class: "amount", "data-paid": k, text: money(payCents[k]) }),
-            ...[100, 1000, 10000].map((d) => el("button", { class: "chip", type: "button", text: "+" + money(d),
-              onclick: () => { payCents[k] += d; renderSettlement(); } })),
-            el("button", { class: "chip", type: "button", text: "= due", onclick: () => { payCents[k] = cents(due); renderSettlement(); } })));
-        }
+          if (!(k in payCents)) payCents[k] = r.paid[seat] && r.paid[seat][kind] !== undefined ? cents(r.paid[seat][kind]) : cents(due);
+          total += cents(due);
+          const differs = payCents[k] !== cents(due);
+          return el("div", { class: "pay-row" + (differs ? " differs" : ""), "data-pay": k },
+            el("span", { class: "label", text: betWords(kind) }),
+            el("span", { class: "due", text: due }),
+            el("button", { class: "amount paid-amount", type: "button", "data-paid": k, "aria-label": `amount paid on seat ${seat} ${betWords(kind)}: tap to enter`,
+              text: money(payCents[k]), onclick: () => keypad(k, `Seat ${seat} ${betWords(kind).toLowerCase()}: due ${due}`) }),
+            differs ? el("button", { class: "chip", type: "button", "data-as-due": k, text: "= due",
+              onclick: () => { payCents[k] = cents(due); seatsPaid.delete(seat); renderSettlement(); } }) : null);
+        });
+        const done = seatsPaid.has(seat);
+        grid.append(el("div", { class: "pay-seat" + (done ? " done" : ""), "data-pay-seat": seat },
+          el("h4", { text: `Seat ${seat}: pay ${money(total)}` }),
+          el("div", { class: "pay-head" }, el("span", { text: "bet" }), el("span", { text: "due" }), el("span", { text: "paid" })),
+          ...rows,
+          el("button", { class: "toggle seat-paid" + (done ? " on" : ""), type: "button", "data-seat-paid": seat,
+            text: done ? `Seat ${seat} paid ✓` : `Seat ${seat} paid`,
+            onclick: () => { done ? seatsPaid.delete(seat) : seatsPaid.add(seat); renderSettlement(); } })));
       }
-      if (!Object.keys(r.due).length) pay.append(el("p", { text: "Nothing to pay: the house collects every bet." }));
-      pay.append(el("button", { class: "btn primary big", id: "btn-paid", text: "Confirm paid", disabled: r.approval_required,
-        onclick: confirmPaid }));
+      pay.append(grid);
+      const ticked = seats.filter(([s]) => seatsPaid.has(s)).length;
+      const short = Object.entries(payCents).some(([k, c]) => {
+        const [seat, kind] = k.split("/");
+        return r.due[seat] && r.due[seat][kind] !== undefined && c !== cents(r.due[seat][kind]);
+      });
+      pay.append(el("button", { class: "btn primary big", id: "btn-paid", disabled: r.approval_required, onclick: confirmPaid,
+        text: !seats.length ? "Confirm: nothing paid" : short ? "Confirm paid (differs from due)" :
+          ticked === seats.length ? "Confirm paid" : `Confirm paid (${ticked} of ${seats.length} seats ticked)` }));
     } else if (r.state === "closed") {
       pay.append(el("p", { class: "flag ok", id: "closed-flag", text: closedWords(r) }));
-      pay.append(el("button", { class: "btn primary big", id: "btn-next", text: "Next round", onclick: () => { round = null; payCents = {}; refresh(); } }));
+      pay.append(el("button", { class: "btn primary big", id: "btn-next", text: "Next round", onclick: () => { round = null; payCents = {}; seatsPaid.clear(); refresh(); } }));
     }
     const mm = $("mismatch");
     mm.hidden = r.state !== "mismatch";
-    mm.textContent = r.discrepancies.map((d) => `Seat ${d.seat} ${d.bet}: paid ${d.paid}, due ${d.due} (difference ${d.difference})`).join("; ") +
+    mm.textContent = r.discrepancies.map((d) => `Seat ${d.seat} ${betWords(d.bet).toLowerCase()}: paid ${d.paid}, due ${d.due} (difference ${d.difference})`).join("; ") +
       (r.state === "mismatch" ? " — the round stays open until the difference is paid or a pit boss approves." : "");
+    // A pit boss's rejection of this payment, with the reason: the dealer pays again.
+    const rej = (r.rejections || []).filter((x) => x.current);
+    const rf = $("rejected-flag");
+    rf.hidden = !rej.length || !payable;
+    rf.textContent = rej.length ? `Pit boss ${rej[rej.length - 1].by} rejected this payment: ${rej[rej.length - 1].reason}. ` +
+      "Set what you hand over and confirm again." : "";
 
     const ap = $("approve");
     const needs = r.state === "mismatch" || (r.state === "settled" && r.approval_required);
@@ -515,11 +552,16 @@
         "data-reason": text, onclick: () => { approveReason = text; renderSettlement(); } }));
     }
     $("btn-approve").disabled = !approveReason;
+    $("reject-reasons").replaceChildren(...["pay the full amount due", "wrong seat paid, pay again", "recount the chips on camera"]
+      .map((text) => el("button", { class: "toggle" + (rejectReason === text ? " on" : ""), type: "button", text,
+        "data-reject-reason": text, onclick: () => { rejectReason = text; renderSettlement(); } })));
+    $("btn-reject").disabled = !rejectReason || rej.length > 0;
     renderCorrection();
   }
 
   function closedWords(r) {
-    // What happened: paid as due, or the approval that closed it (who approved what, and why).
+    // What happened: paid as due, or the approval that closed it (who approved what, and why), after
+    // any rejection by a pit boss, and any card a pit boss corrected.
     const short = r.approvals.filter((a) => a.kind !== "large_payout");
     const large = r.approvals.filter((a) => a.kind === "large_payout");
     const short_ = r.discrepancies.some((d) => cents(d.paid) < cents(d.due));
@@ -528,11 +570,16 @@
       large_payout: "approved large payout", interrupted: "approved interrupted round" }[k] || `approved ${String(k).replace(/_/g, " ")}`);
     const parts = [];
     if (short.length) {
-      const paidShort = r.discrepancies.length ? r.discrepancies : [];
       parts.push("Round closed: " + short.map((a) => `${kindWords(a.kind)} by ${a.approved_by}: ${a.reason}`).join("; ") +
-        (paidShort.length ? " (" + paidShort.map((d) => `seat ${d.seat} ${BET_WORDS[d.bet] || d.bet} paid ${d.paid} of ${d.due}`).join(", ") + ")" : ""));
-    } else parts.push("Round closed: paid as due");
+        (r.discrepancies.length ? " (" + r.discrepancies.map((d) => `seat ${d.seat} ${BET_WORDS[d.bet] || d.bet} paid ${d.paid} of ${d.due}`).join(", ") + ")" : ""));
+    } else if (!Object.keys(r.due).some((s) => Object.keys(r.due[s]).length)) parts.push("Round closed: nothing to pay, the house collected");
+    else parts.push("Round closed: paid as due");
+    const rejections = r.rejections || [];
+    if (rejections.length) parts.push(rejections.map((x) => `first payment rejected by ${x.by}: ${x.reason}`).join("; "));
     if (large.length) parts.push(large.map((a) => `${kindWords(a.kind)} by ${a.approved_by}: ${a.reason}`).join("; "));
+    const fixed = r.cards.filter((c) => c.corrected_from && c.corrected_by && c.correction_reason &&
+      !/low-confidence scan/.test(c.correction_reason));
+    if (fixed.length) parts.push(fixed.map((c) => `correction: card #${c.seq} ${pretty(c.corrected_from)} → ${pretty(c.code)} by ${c.corrected_by} (${c.correction_reason})`).join("; "));
     return parts.join(" · ");
   }
 
@@ -585,6 +632,7 @@
         `seat ${d.seat} ${d.bet} paid ${d.paid}, due ${d.due}`).join("; ") : "") }));
     fix = { seq: null, rank: null, code: null, reason: null, before: null };
     payCents = {};
+      seatsPaid.clear();
     render();
   }
   async function loadRound(id) {
@@ -600,6 +648,21 @@
   async function take() {
     if (await command(`/api/tables/${TABLE}/open/`, {})) await refresh();
   }
+  async function handoverAsk() {
+    const r = await request("GET", `/api/tables/${TABLE}/dealers/`);
+    if (!r.ok) return showError(r.data);
+    $("handover-list").replaceChildren(...r.data.filter((d) => d.username !== table.dealer).map((d) => el("button", {
+      class: "btn", type: "button", "data-handover": d.username,
+      text: d.username + (d.table ? ` (now at table ${d.table})` : " (free)") })));
+    $("handover-dialog").showModal();
+  }
+  async function handover(username) {
+    $("handover-dialog").close();
+    if (await command(`/api/tables/${TABLE}/open/`, { dealer: username })) {
+      toast(`Table handed over to ${username}`);
+      await refresh();
+    }
+  }
   async function shuffle(reason) {
     if (await command(`/api/tables/${TABLE}/shuffle/`, { reason })) {
       toast("Shoe shuffled: tell the players of the reshuffle");
@@ -614,6 +677,7 @@
     if (r) {
       round = r;
       payCents = {};
+      seatsPaid.clear();
       for (const k of Object.keys(bets)) delete bets[k];
       await refresh();
     }
@@ -623,6 +687,7 @@
     if (r) {
       round = r;
       payCents = {};
+      seatsPaid.clear();
       toast("Shoe reshuffled for the new hand: tell the players");
       await refresh();
     }
@@ -689,7 +754,41 @@
       (paid[seat] = paid[seat] || {})[kind] = money(c);
     }
     const r = await command(`/api/rounds/${round.id}/paid/`, { paid, version: round.version });
-    if (r) { round = r; render(); }
+    if (r) { round = r; seatsPaid.clear(); render(); }
+  }
+  async function reject() {
+    const r = await command(`/api/rounds/${round.id}/reject/`, { reason: rejectReason, version: round.version });
+    if (r) { round = r; rejectReason = null; render(); }
+  }
+  // The keypad: what was actually handed over on one bet, typed (no keyboard on the tablet).
+  let keyTarget = null;
+  function keypad(k, title) {
+    keyTarget = k;
+    $("keypad-title").textContent = title;
+    $("keypad-value").textContent = money(payCents[k]);
+    $("keypad-value").dataset.typed = "";
+    $("keypad-dialog").showModal();
+  }
+  function keypadPress(key) {
+    const v = $("keypad-value");
+    let typed = v.dataset.typed || "";
+    if (key === "back") typed = typed.slice(0, -1);
+    else if (key === "clear") typed = "";
+    else if (key === "." && typed.includes(".")) return;
+    else if (/\.\d\d$/.test(typed)) return; // two decimals at most
+    else typed = (typed + key).replace(/^0+(?=\d)/, "").slice(0, 9);
+    v.dataset.typed = typed;
+    v.textContent = typed ? typed : "0.00";
+  }
+  function keypadDone(ok) {
+    const typed = $("keypad-value").dataset.typed;
+    if (ok && keyTarget) {
+      payCents[keyTarget] = typed ? cents(typed) : payCents[keyTarget];
+      seatsPaid.delete(keyTarget.split("/")[0]);
+    }
+    keyTarget = null;
+    $("keypad-dialog").close();
+    renderSettlement();
   }
   async function approve() {
     const r = await command(`/api/rounds/${round.id}/approve/`, { reason: approveReason, version: round.version });
@@ -718,8 +817,10 @@
   }
 
   app.addEventListener("click", (ev) => {
-    const b = ev.target.closest("[data-cmd],[data-cancel-reason],[data-shuffle-reason]");
+    const b = ev.target.closest("[data-cmd],[data-cancel-reason],[data-shuffle-reason],[data-key],[data-handover]");
     if (!b) return;
+    if (b.dataset.handover) return handover(b.dataset.handover);
+    if (b.dataset.key) return keypadPress(b.dataset.key);
     if (b.dataset.cancelReason) {
       $("cancel-dialog").close();
       return simple("cancel", { reason: b.dataset.cancelReason });
@@ -731,12 +832,14 @@
     ({
       shuffle: () => $("shuffle-dialog").showModal(),
       "shuffle-close": () => $("shuffle-dialog").close(),
-      take, open: openRound, recall, approve, correct: correctCard,
+      take, open: openRound, recall, approve, reject, correct: correctCard,
+      "keypad-ok": () => keypadDone(true), "keypad-cancel": () => keypadDone(false),
       pause: () => simple("pause", { reason: "paused at the table" }),
       resume: () => simple("resume"),
       "cancel-ask": () => $("cancel-dialog").showModal(),
       "cancel-close": () => $("cancel-dialog").close(),
       "recall-close": () => $("recall-dialog").close(),
+      handover: handoverAsk, "handover-close": () => $("handover-dialog").close(),
     })[b.dataset.cmd]();
   });
   $("scan-input").addEventListener("change", (ev) => ev.target.files[0] && scan(ev.target.files[0]));
