@@ -718,7 +718,7 @@
   async function scan(file) {
     if (!round) return;
     const form = new FormData();
-    form.append("image", file);
+    form.append("image", file, file.name || "camera.jpg"); // a file picked, or a camera frame (a Blob)
     const r = await command(`/api/rounds/${round.id}/scans/`, null, { form });
     $("scan-input").value = "";
     if (!r) return;
@@ -743,6 +743,39 @@
     }
     render();
   }
+  // ---- the camera: a live preview; capture on tap, or by itself when a card is held still ----------
+  const CAMERA = "tablet-camera"; // remembered on this tablet: the camera comes back after a reload
+  const Cam = window.TabletCamera;
+  function cameraButtons() {
+    const on = !!(Cam && Cam.running());
+    $("btn-camera").textContent = on ? "Camera off" : "Camera";
+    $("btn-capture").hidden = !on;
+    $("btn-auto").hidden = !on;
+    $("camera-video").hidden = !on;
+    $("btn-auto").textContent = "Auto capture: " + (on && Cam.auto() ? "on" : "off");
+    $("btn-auto").classList.toggle("on", on && Cam.auto());
+  }
+  async function cameraOn() {
+    try {
+      await Cam.start($("camera-video"), {
+        onCapture: (blob) => scan(blob),
+        // Only while the round waits for a card, nothing is on its way and no unsure read waits.
+        canAuto: () => !busy && !pendingScan && round && round.state === "in_play" && !$("capture").hidden,
+        onState: (text) => { $("camera-state").textContent = text; },
+      });
+      localStorage.setItem(CAMERA, "1");
+    } catch (e) {
+      showError({ error: `the camera could not start (${e.message || e.name}): scan or pick the card` });
+    }
+    cameraButtons();
+  }
+  function cameraOff() {
+    Cam.stop();
+    localStorage.removeItem(CAMERA);
+    $("camera-state").textContent = "";
+    cameraButtons();
+  }
+
   async function settle() {
     const r = await command(`/api/rounds/${round.id}/settle/`, { version: round.version });
     if (r) { round = r; payCents = {}; render(); }
@@ -840,12 +873,15 @@
       "cancel-close": () => $("cancel-dialog").close(),
       "recall-close": () => $("recall-dialog").close(),
       handover: handoverAsk, "handover-close": () => $("handover-dialog").close(),
+      camera: () => (Cam.running() ? cameraOff() : cameraOn()),
+      capture: () => Cam.capture(),
+      auto: () => { Cam.setAuto(!Cam.auto()); cameraButtons(); },
     })[b.dataset.cmd]();
   });
   $("scan-input").addEventListener("change", (ev) => ev.target.files[0] && scan(ev.target.files[0]));
   window.addEventListener("online", () => refresh());
 
-  resendPending().then(refresh);
+  resendPending().then(refresh).then(() => { if (Cam && localStorage.getItem(CAMERA)) cameraOn(); });
   // Another device (the pit boss) may change the round: keep the view current.
   setInterval(() => { if (!busy && !document.hidden) refresh(); }, 3000);
 })();

@@ -55,7 +55,7 @@ def test_a_split_with_a_double_after_split_and_a_bet_behind_following_it_paid_se
     pick(page, "9S")  # the dealer's 16 draws and busts
     settle(page)
     lines = page.inner_text("#lines")
-    assert "Bet behind, hand 1" in lines or "behind" in lines.lower()
+    assert "Bet behind, hand 1" in lines and "Bet behind, hand 2" in lines  # it followed the split
     rnd = Round.objects.get(table=table)
     due = rnd.due
     assert due["3"]["main"] == "30.00" and due["5"]["main"] == "10.00", due
