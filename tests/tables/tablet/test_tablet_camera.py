@@ -12,7 +12,7 @@ import pytest
 
 from tables.models import Round
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS
-from tests.tables.tablet.test_tablet_rounds import needs, sign_in
+from tests.tables.tablet.test_tablet_rounds import needs
 from tests.tables.tablet.test_tablet_trust import open_blackjack
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -11,7 +11,14 @@ from typing import Any
 import pytest
 
 from tables.models import Round, RoundState
-from tests.tables.tablet.test_tablet_rounds import card_image, fake_recognise, keypad, needs, pick, shuffle, sign_in
+from tests.tables.tablet.test_tablet_rounds import (
+    card_image,
+    fake_recognise,
+    keypad,
+    needs,
+    pick,
+    sign_in,
+)
 from tests.tables.tablet.test_tablet_trust import open_blackjack, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
