@@ -55,7 +55,8 @@
     const seen = refusals;
     const run = queue.then(() => {
       if (refusals !== seen) return null;
-      if (body && "version" in body && round) body = { ...body, version: round.version };
+      // The round's version as the previous command left it (a game's commands carry the game's own).
+      if (body && "version" in body && round && url.startsWith(`/api/rounds/${round.id}/`)) body = { ...body, version: round.version };
       return send(url, body, opts);
     });
     queue = run.catch(() => null);
@@ -130,7 +131,7 @@
     return (where ? `${where}: ${text}` : sentence).replace(/([^.!?])$/, "$1.");
   }
   const betWords = (k) => ({ main: "Main bet", behind: "Bet behind", "behind-insurance": "Insurance behind",
-    bonus: "Bonus", "perfect-pairs": "Perfect Pairs", "21+3": "21+3", insurance: "Insurance", ante: "Ante" }[k] || k);
+    bonus: "Bonus", pot: "Pot", "perfect-pairs": "Perfect Pairs", "21+3": "21+3", insurance: "Insurance", ante: "Ante" }[k] || k);
   // "seat:3/hand:1" → "seat 3, hand 2"; "player:Seat 2" → "Seat 2"; "dealer" → "dealer".
   const placeWords = (to) => String(to || "").replace(/^player:/, "").split("/").map((p) => {
     const [k, v] = p.split(":");
@@ -200,9 +201,10 @@
   function render() {
     renderShoe();
     const inPlay = round && ["in_play", "paused", "settled", "mismatch"].includes(round.state);
-    $("new-round").hidden = !LIVE || inPlay || table.dealer === null || !table.shoe;
+    $("new-round").hidden = !LIVE || inPlay || table.dealer === null || !table.shoe ||
+      (POT && bjGame && round && round.state === "closed"); // the closed hand's panel holds the next-hand button
     $("round").hidden = !round;
-    if (!inPlay && LIVE) renderNewRound();
+    if (!$("new-round").hidden) renderNewRound();
     if (round) renderRound();
   }
 
@@ -225,6 +227,14 @@
       $("shoe-text").textContent = "No shoe yet: shuffle to start";
       $("shuffle-due").hidden = true;
       $("shoe-fill").style.width = "0";
+      return;
+    }
+    if (POT) {
+      // A pot game deals every hand from a fresh shoe: no shuffle point to watch.
+      $("shoe-fill").style.width = (100 * s.cards_dealt / s.size).toFixed(1) + "%";
+      $("shoe-cut").hidden = true;
+      $("shoe-text").textContent = `Shoe ${s.number}: ${s.cards_dealt} cards dealt this hand (a fresh shoe every hand)`;
+      $("shuffle-due").hidden = true;
       return;
     }
     $("shoe-fill").style.width = (100 * s.cards_dealt / s.size).toFixed(1) + "%";
@@ -272,15 +282,7 @@
     if (POT && bjGame) {
       // A game is playing: the next hand starts from the stacks the last one left (no chips to enter).
       $("btn-open").hidden = true;
-      box.append(el("div", { class: "bj-game", id: "bj-game" },
-        el("h3", { text: `Game ${bjGame.number} · hand ${bjGame.hands_played + 1} · ${bjGame.button} deals` }),
-        ...bjGame.players.map((p) => el("div", { class: "chip-row" + (p.eliminated ? " out" : ""), "data-stack": p.player },
-          el("span", { class: "label", text: `Seat ${p.seat} ${p.player}` }),
-          el("span", { class: "amount", text: p.eliminated ? "out" : `${p.stack} chips` }))),
-        el("button", { class: "btn primary big", id: "btn-next-hand", type: "button", text: "Deal next hand",
-          onclick: nextHand }),
-        el("button", { class: "btn ghost", id: "btn-end-game", type: "button", text: "End game (players leave)",
-          onclick: endGame })));
+      box.append(bjGameBox());
       return;
     }
     const min = cents(table.min_bet);
@@ -316,6 +318,19 @@
     $("btn-open").disabled = problems > 0;
   }
 
+  // The game between hands: each player's stack and who deals next, and the one button that deals it.
+  function bjGameBox() {
+    return el("div", { class: "bj-game", id: "bj-game" },
+        el("h3", { text: `Game ${bjGame.number} · hand ${bjGame.hands_played + 1} · ${bjGame.button} deals` }),
+        ...bjGame.players.map((p) => el("div", { class: "chip-row" + (p.eliminated ? " out" : ""), "data-stack": p.player },
+          el("span", { class: "label", text: p.player.toLowerCase() === `seat ${p.seat}` ? `Seat ${p.seat}` : `Seat ${p.seat} · ${p.player}` }),
+          el("span", { class: "amount", text: p.eliminated ? "out" : `${p.stack} chips` }))),
+        el("button", { class: "btn primary big", id: "btn-next-hand", type: "button", text: "Deal next hand",
+          onclick: nextHand }),
+        el("button", { class: "btn ghost", id: "btn-end-game", type: "button", text: "End game (players leave)",
+          onclick: endGame }));
+  }
+
   function seatsPayload() {
     const seats = [];
     for (const [n, b] of Object.entries(bets)) {
@@ -338,7 +353,9 @@
     if (!c) return null;
     if (c.face_up === false) {
       return el("span", { class: "playing-card back", "data-code": "back", "data-hole": c.hole ? "1" : null,
-        title: "hole card, face down until the dealer plays", "aria-label": "face-down card" });
+        "data-private": c.private ? "1" : null,
+        title: c.private ? "the player's private card, face down" : "hole card, face down until the dealer plays",
+        "aria-label": "face-down card" });
     }
     const red = /[HD]$/.test(c.code);
     const title = c.source === "scan" ? `scanned, ${Math.round(100 * (c.confidence || 0))}%` : "entered";
@@ -365,7 +382,10 @@
     $("btn-cancel").hidden = !["in_play", "paused"].includes(r.state);
     let text = n.text || n.reason || "";
     if (!n.text && n.actor && playing) text = `${n.actor}: ${text}`;
-    $("prompt").textContent = r.state === "paused" ? "Round paused: resume to continue" : text;
+    $("prompt").textContent = r.state === "paused" ? "Round paused: resume to continue" :
+      r.state === "closed" ? (POT ? "Hand over: the pot is paid" : "Round closed") :
+      r.state === "cancelled" ? "Round cancelled: every wager refunded" :
+      r.state === "mismatch" ? "Paid differs from due: pay the difference, or a pit boss approves" : text;
     $("prompt").dataset.needs = playing ? n.needs : r.state;
     $("hint").hidden = !n.hint;
     $("hint").textContent = n.hint ? `Hint: ${n.hint}` : "";
@@ -409,9 +429,12 @@
     const v = r.view;
     if (!v) return renderGroups(r);
     const d = v.dealer;
-    hands.append(el("div", { class: "hand dealer", "data-hand": "dealer" },
-      el("h4", {}, "Dealer", d.total ? el("span", { class: "total", "data-total": "dealer", text: d.total }) : null),
-      el("div", { class: "cards" }, ...d.cards.map((q) => cardChip(bySeq[q])))));
+    if (d) {
+      hands.append(el("div", { class: "hand dealer", "data-hand": "dealer" },
+        el("h4", {}, "Dealer", d.total ? el("span", { class: "total", "data-total": "dealer", text: d.total }) : null),
+        el("div", { class: "cards" }, ...d.cards.map((q) => cardChip(bySeq[q])))));
+    }
+    if (v.kind === "pot") return renderPot(r, v, bySeq);
     for (const s of v.seats) {
       const seat = r.seats.find((x) => x.seat === s.seat) || { wagers: {} };
       const w = Object.entries(seat.wagers).map(([k, a]) => `${BET_WORDS[k] || k} ${a}`).join(" · ") +
@@ -429,6 +452,27 @@
             h.doubled ? el("span", { class: "mark doubled", text: "doubled" }) : null,
             h.surrendered ? el("span", { class: "mark surrendered", text: "surrendered" }) : null)))),
         ...(s.behind || []).map((b, j) => el("div", { class: "behind", "data-behind": `${s.seat}/${j}`, text: b }))));
+    }
+  }
+  // A pot game (Bluffjack): the pot in the middle; each seat's stack as it stands (chips leave it as
+  // they go in), what it put in this hand, whose turn it is, and each player's private card as a back.
+  function renderPot(r, v, bySeq) {
+    const hands = $("hands");
+    const over = !["in_play", "paused"].includes(r.state);
+    const won = r.settlement.filter((ln) => cents(ln.net) > 0).map((ln) => `Seat ${ln.seat}`);
+    hands.append(el("div", { class: "hand pot", "data-pot": v.pot }, el("h4", { text: "Pot" }),
+      el("div", { class: "pot-chips", id: "pot-chips", text: `${v.pot} chips` }),
+      over && won.length ? el("div", { class: "behind", text: `won by ${won.join(" and ")}` }) : null));
+    for (const s of v.seats) {
+      const h = s.hands[0];
+      const chips = over ? `put in ${s.in_pot}` : `stack ${s.stack} · in the pot ${s.in_pot}`;
+      hands.append(el("div", { class: "hand seat" + (s.turn ? " turn" : "") + (s.marks.includes("folded") ? " folded" : ""),
+        "data-hand": `seat:${s.seat}` },
+        el("h4", {}, s.label, s.turn ? el("span", { class: "mark turn-mark", text: "to act" }) : null),
+        el("div", { class: "wagers stack-line", "data-stack-now": s.player,
+          text: chips + (s.marks.length ? " · " + s.marks.join(" · ") : "") }),
+        el("div", { class: "cards" }, ...h.cards.map((q) => cardChip(bySeq[q]))),
+        s.private ? el("div", { class: "behind", text: s.private === 1 ? "1 private card (face down)" : `${s.private} private cards` }) : null));
     }
   }
   function renderGroups(r) {
@@ -527,6 +571,8 @@
       pay.append(el("button", { class: "btn primary big", id: "btn-paid", disabled: r.approval_required, onclick: confirmPaid,
         text: !seats.length ? "Confirm: nothing paid" : short ? "Confirm paid (differs from due)" :
           ticked === seats.length ? "Confirm paid" : `Confirm paid (${ticked} of ${seats.length} seats ticked)` }));
+    } else if (r.state === "closed" && POT && bjGame) {
+      pay.append(el("p", { class: "flag ok", id: "closed-flag", text: closedWords(r) }), bjGameBox());
     } else if (r.state === "closed") {
       pay.append(el("p", { class: "flag ok", id: "closed-flag", text: closedWords(r) }));
       pay.append(el("button", { class: "btn primary big", id: "btn-next", text: "Next round", onclick: () => { round = null; payCents = {}; seatsPaid.clear(); refresh(); } }));
@@ -788,6 +834,7 @@
     }
     const r = await command(`/api/rounds/${round.id}/paid/`, { paid, version: round.version });
     if (r) { round = r; seatsPaid.clear(); render(); }
+    if (r && POT) await refresh(); // the stacks the hand left, for the next hand
   }
   async function reject() {
     const r = await command(`/api/rounds/${round.id}/reject/`, { reason: rejectReason, version: round.version });

@@ -281,8 +281,8 @@ def test_a_bluffjack_hand_on_the_tablet_shows_the_pot_and_resolves_it(browser, l
     assert "fold" in page.inner_text("[data-bet='2/pot']")
     # Paid as due, the round closes; the next hand starts from the stacks this one left.
     page.click("#btn-paid")
-    page.click("#btn-next")
-    page.wait_for_selector("#bj-game")
+    page.wait_for_selector("#bj-game")  # one button deals the next hand: no "Next round" first
+    assert page.locator("#btn-next").count() == 0 and page.locator("#btn-next-hand").count() == 1
     # The stacks are redrawn when the server answers: wait for them rather than read at once.
     page.wait_for_function("document.querySelector(\"[data-stack='Seat 1']\")?.innerText.includes('9 chips')")
     assert "9 chips" in page.inner_text("[data-stack='Seat 1']")
@@ -291,8 +291,11 @@ def test_a_bluffjack_hand_on_the_tablet_shows_the_pot_and_resolves_it(browser, l
     page.click("#btn-next-hand")
     needs(page, "card")
     assert "pot 2" in page.inner_text("#prompt")
-    assert "stack 9" in page.inner_text("[data-hand='seat:1']")
-    assert "stack 11" in page.inner_text("[data-hand='seat:2'] .wagers") and "deals" in page.inner_text("[data-hand='seat:2']")
+    # The stacks as they stand: the antes have left them for the pot.
+    assert "stack 8 · in the pot 1" in page.inner_text("[data-hand='seat:1']")
+    assert "stack 10 · in the pot 1" in page.inner_text("[data-hand='seat:2'] .wagers")
+    assert "deals" in page.inner_text("[data-hand='seat:2']")
+    assert page.locator("[data-hand='dealer']").count() == 0  # a pot game: no dealer's hand
 
 
 def test_contract_rummy_a_deal_played_on_the_tablet_and_the_score_sheet_across_a_reload(
