@@ -210,6 +210,9 @@
 
   function renderShoe() {
     const s = table.shoe;
+    // A scoring game (Contract Rummy) keeps its own stock, shown with the game: no shoe gauge, no shuffle.
+    for (const id of ["shoe-fill", "shoe-text", "btn-shuffle"]) $(id).closest(".gauge, span, button").hidden = CAN.has("scoring");
+    $("shoe-cut").hidden = CAN.has("scoring");
     const mine = table.dealer === USER;
     $("btn-take").hidden = mine || (table.dealer !== null && !PIT);
     $("btn-take").textContent = table.dealer ? `Take over from ${table.dealer}` : "Take this table";

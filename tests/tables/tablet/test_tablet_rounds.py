@@ -318,7 +318,12 @@ def test_contract_rummy_a_deal_played_on_the_tablet_and_the_score_sheet_across_a
                                     actor=dealer)  # fmt: skip
     page.reload()
     page.wait_for_selector("#rummy-prompt:has-text('Player 1')")
+    assert page.is_hidden("#shoe-text") and page.is_hidden("#btn-shuffle")  # no shoe bar: the game keeps its stock
     page.click("[data-rummy-action='take_discard']")
+    page.wait_for_selector("#rummy-reveal")
+    assert page.locator("[data-hand-card]").count() == 0  # the hands are face down: counts only
+    assert page.inner_text("[data-count='Player 2']") == "Player 2: 10 cards"
+    page.click("#rummy-reveal")  # the player in turn lays down: the dealer shows that hand
     page.wait_for_selector(f"[data-hand-card='{UPCARD}']")
     for i in range(10):  # Player 1's ten cards: two sets of five
         page.click(f"[data-hand-index='{i}']")
