@@ -72,6 +72,8 @@ def action_labels(game: str, prompt: dict[str, Any]) -> dict[str, str]:
         label = _ACTION_LABELS.get(a, a.replace("_", " ").capitalize())
         if a == "decline" and "insurance" not in allowed:
             label = "No surrender" if "surrender" in allowed else "Nothing"
+        elif a == "decline" and "surrender" in allowed:
+            label = "Neither"  # both offered: "No insurance" would leave the surrender open
         if a == "insurance" and extra.get("insurance"):
             label = f"Insurance {extra['insurance']}"
         if a == "call" and game == "bluffjack":
