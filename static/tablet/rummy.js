@@ -105,7 +105,9 @@
     const who = turn();
     // The reason may already name the player ("Player 2: take the 8H"): never the name twice.
     const reason = String(n.reason || "");
-    $("rummy-prompt").textContent = (who && !reason.toLowerCase().startsWith(who.toLowerCase()) ? `${who}: ` : "") + reason;
+    // Card codes in the engine's sentence as the dealer reads cards: "7H" → "7♥".
+    const words = reason.replace(/\b(JK|[2-9TJQKA][SHDC])\b/g, (c) => pretty(c));
+    $("rummy-prompt").textContent = (who && !reason.toLowerCase().startsWith(who.toLowerCase()) ? `${who}: ` : "") + words;
     $("rummy-prompt").dataset.needs = n.needs;
     const hand = who && game.hands[who] ? game.hands[who] : [];
     const buttons = [];
@@ -137,7 +139,8 @@
     const counts = el("div", { class: "rummy-counts" }, ...Object.entries(game.hands).map(([p, cards]) => el("span", {
       class: "rummy-count" + (p === who ? " turn" : ""), "data-count": p, text: `${p}: ${cards.length} cards` })));
     if (who && revealed !== who) {
-      $("rummy-hand").replaceChildren(counts, el("div", { class: "cards" }, ...hand.map(() => el("span", { class: "playing-card back" }))),
+      $("rummy-hand").replaceChildren(counts, el("div", { class: "cards face-down" },
+        el("span", { class: "hand-label", text: `${who}'s cards, face down:` }), ...hand.map(() => el("span", { class: "playing-card back" }))),
         el("button", { class: "btn big", type: "button", id: "rummy-reveal", text: `Show ${who}'s cards (to lay down or discard)`,
           onclick: () => { revealed = who; render(); } }));
       $("rummy-scan-label").hidden = !n.allowed.includes("lay_down");
@@ -159,7 +162,7 @@
     $("rummy-sheet").replaceChildren(...(game ? game.sheet : []).map((row) => el("tr", { "data-sheet": row.player },
       el("td", { text: row.player + (game.winners.includes(row.player) ? " 🏆" : "") }),
       ...nums.map((d) => el("td", { text: d <= row.scores.length ? row.scores[d - 1] : "" })),
-      el("td", { class: "total", text: row.total }))));
+      el("td", { class: "sum", text: row.total }))));
   }
 
   async function layDown() {

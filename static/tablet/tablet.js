@@ -200,6 +200,9 @@
   // ---- rendering -----------------------------------------------------------------------------------
   function render() {
     renderShoe();
+    // A scoring game has no shoe: the bar stays only for taking or handing over the table.
+    $("btn-recall").hidden = CAN.has("scoring");
+    $("shoe").hidden = CAN.has("scoring") && $("btn-take").hidden && $("btn-handover").hidden;
     const inPlay = round && ["in_play", "paused", "settled", "mismatch"].includes(round.state);
     $("new-round").hidden = !LIVE || inPlay || table.dealer === null || !table.shoe ||
       (POT && bjGame && round && round.state === "closed"); // the closed hand's panel holds the next-hand button
@@ -587,7 +590,9 @@
     // A pit boss's rejection of this payment, with the reason: the dealer pays again.
     const rej = (r.rejections || []).filter((x) => x.current);
     const rf = $("rejected-flag");
+    const wasHidden = rf.hidden;
     rf.hidden = !rej.length || !payable;
+    if (wasHidden && !rf.hidden) rf.scrollIntoView({ block: "nearest" }); // a new rejection: in sight at once
     rf.textContent = rej.length ? `Pit boss ${rej[rej.length - 1].by} rejected this payment: ${rej[rej.length - 1].reason}. ` +
       "Set what you hand over and confirm again." : "";
 
@@ -827,7 +832,12 @@
 
   async function settle() {
     const r = await command(`/api/rounds/${round.id}/settle/`, { version: round.version });
-    if (r) { round = r; payCents = {}; render(); }
+    if (r) {
+      round = r;
+      payCents = {};
+      render();
+      $("settlement").scrollIntoView({ block: "start" }); // what to pay, in sight at once
+    }
   }
   async function confirmPaid() {
     const paid = {};

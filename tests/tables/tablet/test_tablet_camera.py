@@ -13,7 +13,7 @@ import pytest
 from tables.models import Round
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.tables.tablet.test_tablet_rounds import needs
-from tests.tables.tablet.test_tablet_trust import open_blackjack
+from tests.tables.tablet.test_tablet_trust import open_blackjack, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -94,6 +94,7 @@ def test_a_card_held_still_under_the_camera_is_captured_by_itself_and_a_tap_capt
     page.wait_for_timeout(6000)  # the card lies there (the video loops: felt, the same card): not read again
     rnd = Round.objects.get(table=table)
     assert [c.code for c in rnd.cards.order_by("seq")] == ["9S"]
+    shot(page, "tablet-camera.png")
     page.click("#btn-capture")  # a tap captures whatever is in view
     page.wait_for_function("document.querySelectorAll('#hands .playing-card').length >= 2", timeout=30_000)
     cards = list(rnd.cards.order_by("seq"))
