@@ -95,7 +95,9 @@ def test_a_card_held_still_under_the_camera_is_captured_by_itself_and_a_tap_capt
     rnd = Round.objects.get(table=table)
     assert [c.code for c in rnd.cards.order_by("seq")] == ["9S"]
     shot(page, "tablet-camera.png")
-    page.click("#btn-capture")  # a tap captures whatever is in view
+    # A tap captures whatever is in view: tapped while the card is there (the video loops through felt).
+    page.wait_for_selector("#camera-state:has-text('card read: place the next one')", timeout=15_000)
+    page.click("#btn-capture")
     page.wait_for_function("document.querySelectorAll('#hands .playing-card').length >= 2", timeout=30_000)
     cards = list(rnd.cards.order_by("seq"))
     assert [c.code for c in cards] == ["9S", "9S"]
