@@ -272,6 +272,10 @@ def test_a_bluffjack_hand_on_the_tablet_shows_the_pot_and_resolves_it(browser, l
     assert "pot 2" in page.inner_text("#prompt")
     for code in ["TS", "9H", "7D", "8C"]:
         pick(page, code)
+    # Each player's first card is private: a card back, counted, its code nowhere on the screen.
+    assert page.locator("#hands [data-private='1']").count() == 2
+    assert page.locator("#hands [data-code='TS']").count() == 0 and page.locator("#hands [data-code='9H']").count() == 0
+    assert page.inner_text("#pot-chips") == "2 chips"
     page.click("[data-action='raise-1']")  # the forced raise left of the dealer
     page.wait_for_selector("[data-action='fold']")
     page.click("[data-action='fold']")
