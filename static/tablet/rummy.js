@@ -229,6 +229,7 @@
 
   renderCheck();
   resendPending().then(load);
+  window.TabletRummy = { load }; // for a push channel: the game changed
   // Another device may play the game on: keep the view current (not while the dealer is selecting cards).
   setInterval(() => { if (!busy && !document.hidden && !selected.length && !scanned) load(); }, 3000);
 })();

@@ -942,6 +942,8 @@
   window.addEventListener("online", () => refresh());
 
   resendPending().then(refresh).then(() => { if (Cam && localStorage.getItem(CAMERA)) cameraOn(); });
+  // A push channel (server-sent events) calls this when the table, its round or its game changed.
+  window.TabletPage = { refresh };
   // Another device (the pit boss) may change the round: keep the view current.
   setInterval(() => { if (!busy && !document.hidden) refresh(); }, 3000);
 })();
