@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import accounting, bluffjack, rounds, rummy, tables
+from . import accounting, bluffjack, rounds, rummy, shoe_feed, tables, tablet
 from .auth import LogoutAllView, LogoutView, TokenView
 from .rummy import RummyCheckView
 from .verify import RoundVerifyView
@@ -17,6 +17,9 @@ urlpatterns: list = [
     path("tables/<int:pk>/open/", tables.TableOpenView.as_view(), name="api-table-open"),
     path("tables/<int:pk>/close/", tables.TableCloseView.as_view(), name="api-table-close"),
     path("tables/<int:pk>/shuffle/", tables.TableShuffleView.as_view(), name="api-table-shuffle"),
+    path("tables/<int:pk>/shoe-feed/", shoe_feed.ShoeFeedView.as_view(), name="api-table-shoe-feed"),
+    path("tables/<int:pk>/dealers/", tablet.TableDealersView.as_view(), name="api-table-dealers"),
+    path("rounds/<int:pk>/reject/", tablet.RoundRejectView.as_view(), name="api-round-reject"),
     path("tables/<int:pk>/recall/", tables.TableRecallView.as_view(), name="api-table-recall"),
     path("tables/<int:pk>/rummy/check/", RummyCheckView.as_view(), name="api-table-rummy-check"),
     path("tables/<int:pk>/rounds/", rounds.RoundOpenView.as_view(), name="api-round-open"),

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0018_deck_designs'),
+        ('tables', '0015_deck_designs'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -146,3 +146,8 @@ __all__ += [
 from .publishing import PublishRequest, PublishStatus  # noqa: E402
 
 __all__ += ["PublishRequest", "PublishStatus"]
+
+# Devices posting card images for a table (a card-reading shoe, a document camera): tables/models/shoe_feed.py.
+from .shoe_feed import ShoeFeedDevice  # noqa: E402
+
+__all__ += ["ShoeFeedDevice"]

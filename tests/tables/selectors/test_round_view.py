@@ -22,8 +22,9 @@ def test_action_labels():
     assert round_view.action_labels("unlimited-blackjack", offer) == {
         "insurance": "Insurance 2.50",
         "surrender": "Surrender",
-        "decline": "No insurance",
+        "decline": "Neither",
     }
+    assert round_view.action_labels("unlimited-blackjack", {"allowed": ["insurance", "decline"]})["decline"] == "No insurance"
     assert (
         round_view.action_labels("bluffjack", {"allowed": ["call", "fold"], "extra": {"to_call": 3}})["call"]
         == "Call 3"

@@ -107,7 +107,10 @@ def test_split_hands_side_by_side_with_labels_totals_and_marks_and_the_hole_card
     assert [c.get_attribute("data-code") for c in h2.locator(".playing-card").all()] == ["8H", "3C", "KD"]
     assert h1.locator(".total").inner_text() == "21" and h2.locator(".total").inner_text() == "21"
     assert h2.locator(".mark.doubled").is_visible() and h1.locator(".mark.doubled").count() == 0
-    b1, b2 = h1.bounding_box(), h2.bounding_box()
+    # Both boxes in one evaluation: a poll may redraw the hands between two separate reads.
+    b1, b2 = page.evaluate("""() => ['seat:3/hand:0', 'seat:3/hand:1'].map((k) => {
+        const r = document.querySelector(`[data-sub='${k}']`).getBoundingClientRect();
+        return { x: r.x, y: r.y, width: r.width }; })""")
     assert abs(b1["y"] - b2["y"]) < 2 and b2["x"] >= b1["x"] + b1["width"]  # side by side
     assert "hand:" not in page.inner_text("#round")
     assert page.locator("#hands [data-code='TC']").is_visible()
