@@ -24,7 +24,6 @@ from tables import selectors, services
 from tables.access import check_right
 from tables.engine.errors import InvalidInput
 from tables.models import Round, Table
-from tables.selectors import tablet as tablet_selectors
 
 from .base import ApiView
 from .idempotency import answered_before, idempotent
@@ -214,14 +213,9 @@ def _valid(serializer_class: type[serializers.Serializer], request: Request) -> 
     return dict(s.validated_data)
 
 
-def round_document(rnd: Round) -> dict[str, Any]:
-    """The round document with the pit boss's rejections of its payment (the dealer sees why)."""
-    return {**selectors.round_document(rnd), "rejections": tablet_selectors.round_rejections(rnd)}
-
-
 def _round_answer(rnd: Round, status: int = 200) -> Response:
     rnd.refresh_from_db()
-    return Response(RoundSerializer(round_document(rnd)).data, status=status)
+    return Response(RoundSerializer(selectors.round_document(rnd)).data, status=status)
 
 
 def _round_or_404(pk: int) -> Round:
@@ -233,7 +227,7 @@ class RoundDetailView(ApiView):
 
     @extend_schema(operation_id="rounds_retrieve", responses={200: RoundSerializer, **ERRORS}, tags=["rounds"])
     def get(self, request: Request, pk: int) -> Response:
-        return Response(RoundSerializer(round_document(selectors.round_get(user=request.user, pk=pk))).data)
+        return Response(RoundSerializer(selectors.round_document(selectors.round_get(user=request.user, pk=pk))).data)
 
 
 class RoundOpenView(ApiView):

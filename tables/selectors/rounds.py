@@ -16,6 +16,7 @@ from tables.engine.money import fmt
 from tables.engine.shoe import Shoe as EngineShoe
 from tables.engine.shoe import ShoeSpec, ShuffleRule
 from tables.models import (
+    AlertDecision,
     Approval,
     AuditEvent,
     Decision,
@@ -132,8 +133,17 @@ def round_document(rnd: Round) -> dict[str, Any]:
     payments = list(rnd.payments.select_related("recorded_by").order_by("id"))
     approvals = list(rnd.approvals.select_related("approved_by").order_by("approved_at"))
     doc = _document(rnd, cards, decisions, lines, payments, approvals)
+    doc["rejections"] = round_rejections(rnd)
     _add_view(rnd, doc)
     return doc
+
+
+def round_rejections(rnd: Round) -> list[dict[str, Any]]:
+    """The pit boss's rejections of the round's payment, oldest first: who, why, when, and the round's
+    version then (a rejection stands until the dealer records a new payment: a later version)."""
+    rows = AlertDecision.objects.filter(round=rnd, decision="reject").select_related("by").order_by("at", "pk")
+    return [{"by": r.by.get_username(), "reason": r.reason, "at": r.at.isoformat(), "version": r.round_version,
+             "current": r.round_version == rnd.version} for r in rows]  # fmt: skip
 
 
 def _add_view(rnd: Round, doc: dict[str, Any]) -> None:
