@@ -16,6 +16,7 @@ from tables import services
 from tables.access import CAGE_CASHIER, COUNT_TEAM, DEALER, PIT_BOSS
 from tables.errors import Conflict, InvalidInput
 from tables.models import (
+    AuditEvent,
     AuditFinding,
     AuditResult,
     DropCount,
@@ -359,3 +360,25 @@ def test_an_overpayment_shows_as_a_difference_the_mispayment_explains(table, dea
     assert rec["flagged"] and rec["unexplained"] == 0 and "paid +5.00 over due" in rec["reason"]
     accounting_table_day(table, day)
     assert AuditFinding.objects.get(rule="accounting.win-mismatch").severity == "warning"
+
+
+def test_the_back_office_drop_form_goes_through_the_service(table, counter):
+    from django.test import Client
+
+    from tables.services.audits import gaming_day_of
+    from tests.factories import PASSWORD
+
+    counter.set_password(PASSWORD)
+    counter.is_staff = True
+    counter.save()
+    client = Client()
+    assert client.login(username=counter.username, password=PASSWORD)
+    form = {"table": table.pk, "gaming_day": gaming_day_of(timezone.now()).isoformat(), "shift": "day",
+            "amount": "1500.00"}
+    assert client.post("/admin/tables/dropcount/add/", form).status_code == 302
+    assert DropCount.objects.get(table=table, shift="day").entered_by == counter
+    assert DropCount.objects.get(table=table, shift="").amount == Decimal("1500.00")  # the day's total
+    assert AuditEvent.objects.filter(action="drop.count").count() == 1
+    again = client.post("/admin/tables/dropcount/add/", form)
+    assert again.status_code == 200 and "counted already" in again.content.decode()
+    assert DropCount.objects.filter(table=table).count() == 2
