@@ -2,12 +2,15 @@
 
 from django.urls import path
 
-from . import bluffjack, rounds, rummy, tables
+from . import bluffjack, events, rounds, rummy, tables
 from .auth import LogoutAllView, LogoutView, TokenView
 from .rummy import RummyCheckView
 from .verify import RoundVerifyView
 
 urlpatterns: list = [
+    # The push channel (server-sent events; docs/push.md).
+    path("events/floor/", events.floor_events, name="api-events-floor"),
+    path("events/tables/<int:pk>/", events.table_events, name="api-events-table"),
     path("auth/token/", TokenView.as_view(), name="api-auth-token"),
     path("auth/logout/", LogoutView.as_view(), name="api-auth-logout"),
     path("auth/logout-all/", LogoutAllView.as_view(), name="api-auth-logout-all"),

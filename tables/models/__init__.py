@@ -107,3 +107,8 @@ __all__ += ["TheoryResult", "TheoryStatus"]
 from .games import BluffjackGame, GameState, RummyAction, RummyDeal, RummyGame  # noqa: E402
 
 __all__ += ["BluffjackGame", "GameState", "RummyAction", "RummyDeal", "RummyGame"]
+
+# Who watches which part of the floor (the dashboard's scope): tables/models/floor.py.
+from .floor import FloorScope  # noqa: E402
+
+__all__ += ["FloorScope"]
