@@ -214,7 +214,7 @@ def open_alerts(scope: Scope, now: datetime | None = None, limit: int = 200) -> 
             kind = "payout-mismatch"
         else:
             text, kind = r.approval_reason, "approval-waiting"
-        out.append({"id": f"round:{r.pk}:{r.version}", "kind": kind, "kind_label": ALERT_LABELS[kind],
+        out.append({"id": f"round:{r.pk}:{r.version}", "kind": kind, "group": kind, "kind_label": ALERT_LABELS[kind],
                     "severity": "critical", "title": f"{ALERT_LABELS[kind]} — table {r.table.number}, round {r.number}",
                     "message": text, "table": r.table_id, "table_number": r.table.number, "pit": r.table.pit.name,
                     "round": r.pk, "round_number": r.number, "dealer": r.opened_by.get_username(),
@@ -227,7 +227,7 @@ def open_alerts(scope: Scope, now: datetime | None = None, limit: int = 200) -> 
         kind = alert_kind_of(f.rule)
         label = ALERT_LABELS.get(kind, f.rule)
         rnd = f.round
-        out.append({"id": f"finding:{f.pk}", "kind": kind, "kind_label": label, "rule": f.rule,
+        out.append({"id": f"finding:{f.pk}", "kind": f.rule, "group": kind, "kind_label": label, "rule": f.rule,
                     "severity": f.severity, "title": f"{label} — table {f.table.number}", "message": f.message,
                     "table": f.table_id, "table_number": f.table.number, "pit": f.table.pit.name,
                     "round": f.round_id, "round_number": rnd.number if rnd else None,

@@ -63,7 +63,7 @@ def event_body(event: Any) -> dict[str, Any]:
     rnd = event.round if event.round_id else None
     if rnd is not None:
         data.update({"round": rnd.pk, "round_number": rnd.number, "round_state": rnd.state,
-                     "round_version": rnd.version})
+                     "round_version": rnd.version, "approval_required": bool(rnd.approval_required)})
     table = event.table if event.table_id else None
     if table is not None:
         data["table_status"] = table.status
