@@ -72,9 +72,6 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 
 INSTALLED_APPS = [
-    # First: daphne's runserver serves ASGI, so the push channel (server-sent events) works under
-    # `manage.py runserver` too (bin/run).  In production: uvicorn/gunicorn workers on casino.asgi.
-    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",

@@ -263,7 +263,12 @@
     source.addEventListener("stream-open", function () { setLive(true, "live"); loadAll(); });
     source.addEventListener("floor", onPush);
     source.addEventListener("stream-error", function () { setLive(false, "polling"); source.close(); });
-    source.onerror = function () { setLive(false, "reconnecting…"); };  // EventSource retries by itself
+    source.onerror = function () {
+      // EventSource retries a dropped stream by itself; a refused one (no ASGI server, rights gone) is
+      // closed for good: poll more often instead.
+      if (source.readyState === EventSource.CLOSED) { setLive(false, "polling"); startPolling(10); }
+      else { setLive(false, "reconnecting…"); }
+    };
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -281,7 +286,12 @@
   ["pit", "game", "state"].forEach(function (k) { if (filters[k]) { filters[k].addEventListener("change", filterTiles); } });
   if (filters.kind) { filters.kind.addEventListener("change", filterAlerts); }
   if (filters.table) { filters.table.addEventListener("input", filterAlerts); }
+  var pollTimer = null;
+  function startPolling(seconds) {
+    if (pollTimer) { clearInterval(pollTimer); }
+    pollTimer = setInterval(loadAll, seconds * 1000);
+  }
   loadAll();
   connect();
-  setInterval(loadAll, pollSeconds * 1000);
+  startPolling(pollSeconds);
 })();

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.http import require_GET
 from django_eventstream.channelmanager import ChannelManagerBase
@@ -42,6 +43,15 @@ class ChannelManager(ChannelManagerBase):
         return False  # no event store: a reconnecting client reloads its view (docs/push.md)
 
 
+def _not_asgi(request: HttpRequest) -> JsonResponse | None:
+    """A stream needs the ASGI server: under WSGI (``manage.py runserver``, gunicorn's sync workers) it would
+    hold a worker for ever, so answer 501 at once and the client polls instead."""
+    if isinstance(request, ASGIRequest):
+        return None
+    return JsonResponse({"error": "the push channel needs the ASGI server (uvicorn casino.asgi:application); "
+                                  "poll instead"}, status=501)
+
+
 def _refused(request: HttpRequest, message: str) -> JsonResponse:
     status = 401 if not request.user.is_authenticated else 403
     return JsonResponse({"error": message}, status=status)
@@ -53,7 +63,7 @@ def floor_events(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated or not request.user.has_perm(DASHBOARD_PERMISSION):
         return _refused(request, "the floor's events are for dashboard users")
     channels = [casino_channel(c) for c in floor_sel.casinos_of(request.user)]
-    return events(request, channels=channels)
+    return _not_asgi(request) or events(request, channels=channels)
 
 
 @require_GET
@@ -61,4 +71,4 @@ def table_events(request: HttpRequest, pk: int) -> HttpResponse:
     """One table's event stream: its dealer, and pit bosses whose scope holds it."""
     if not floor_sel.can_follow_table(request.user, pk):
         return _refused(request, "only the table's dealer and its pit bosses follow this table")
-    return events(request, channels=[table_channel(pk)])
+    return _not_asgi(request) or events(request, channels=[table_channel(pk)])

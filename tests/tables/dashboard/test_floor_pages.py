@@ -140,3 +140,8 @@ def test_sign_out_returns_to_the_landing_page(pit_boss):
     response = c.post("/logout/")
     assert response.status_code == 302 and response.url == "/"
     assert c.get("/dashboard/").status_code == 302
+
+
+def test_under_wsgi_the_stream_answers_at_once_so_the_page_polls(pit_boss, demo_casino):
+    response = client_for(pit_boss).get("/api/events/floor/")  # the test client is WSGI
+    assert response.status_code == 501 and "poll" in response.json()["error"]
