@@ -12,6 +12,7 @@ from typing import Any
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.http import require_GET
+from django_eventstream import views as _es_views
 from django_eventstream.channelmanager import ChannelManagerBase
 from django_eventstream.views import events
 
@@ -19,6 +20,12 @@ from tables.selectors import floor as floor_sel
 from tables.services.push import casino_channel, table_channel
 
 DASHBOARD_PERMISSION = "tables.view_floor_dashboard"
+
+# django-eventstream queues at most 10 events per channel for a stream between two writes to it and
+# drops the rest (no event store to re-read them from): a casino channel carries every table's events
+# (500 tables: some 40 a second), so a stream whose loop stalls for a moment lost events in the load
+# test (bench/floor_load.py).  A deeper queue costs a few kilobytes per stream.
+_es_views.MAX_PENDING = 500
 
 
 class ChannelManager(ChannelManagerBase):

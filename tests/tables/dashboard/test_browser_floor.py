@@ -118,3 +118,32 @@ def test_the_landing_page_sends_each_role_to_its_place(browser, live_server, req
     page.click("button[type=submit], input[type=submit]")
     page.wait_for_url(f"{live_server.url}{place}**", timeout=10_000)
     context.close()
+
+
+def test_hold_over_time_against_the_theory_band(browser, asgi_server, pit_boss, dealer, demo_casino):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tables.services.audits import gaming_day_of
+
+    today = gaming_day_of(timezone.now())
+    rng = __import__("random").Random(4)
+    for slug in ("finnish-27", "unlimited-blackjack", "mini-blackjack"):
+        table = demo_casino.tables[slug]
+        set_theory(table, {"main": (0.02, 1.3)})
+        b = FloorBuilder(table, dealer)
+        for back in range(6, -1, -1):
+            day = today - timedelta(days=back)
+            b.shuffle(at(0.5, day))
+            for k in range(12):
+                net = rng.choice(["-10.00", "-10.00", "10.00", "-10.00", "10.00", "15.00"])
+                b.round(at(1 + k * 0.05, day), ["2S"], nets={"main": net})
+            audit_table_day(table.pk, day)
+    page = browser_page(browser, asgi_server, pit_boss, viewport={"width": 1300, "height": 800})
+    page.goto(f"{asgi_server}/dashboard/hold/?group=table&days=7")
+    charts = page.locator("figure.chart")
+    assert charts.count() == 3
+    assert charts.first.locator("svg circle").count() == 7 and "%" in charts.first.locator("svg text").first.inner_text()
+    shot(page, "dashboard-hold.png")
+    page.context.close()
