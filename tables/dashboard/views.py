@@ -292,7 +292,7 @@ def hold_chart(series: dict[str, Any], width: int = 360, height: int = 140) -> d
     n = max(1, len(pts) - 1)
 
     def x(i: int) -> float:
-        return round(pad_l + (width - pad_l - 8) * (i / n if len(pts) > 1 else 0.5), 1)
+        return round(pad_l + (width - pad_l - 24) * (i / n if len(pts) > 1 else 0.5), 1)
 
     def y(v: float) -> float:
         return round(6 + (height - pad_b - 12) * (1 - (v - lo) / (hi - lo)), 1)

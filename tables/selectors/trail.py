@@ -68,7 +68,7 @@ def event_sentence(action: str, p: dict[str, Any]) -> str:
         return f"settled: due {_money_map(p.get('due'))}{extra}"
     if action == "round.paid":
         disc = p.get("discrepancies") or []
-        tail = ("; " + "; ".join(f"seat {d.get('seat')} {d.get('bet')} paid {d.get('paid')}, due {d.get('due')}"
+        tail = (" — differs: " + "; ".join(f"seat {d.get('seat')} {d.get('bet')} paid {d.get('paid')}, due {d.get('due')}"
                                  for d in disc)) if disc else "; matches what is due"  # fmt: skip
         return f"recorded the payment: {_money_map(p.get('paid'))}{tail}"
     if action.startswith("round.approve."):

@@ -144,6 +144,6 @@ def test_hold_over_time_against_the_theory_band(browser, asgi_server, pit_boss, 
     page.goto(f"{asgi_server}/dashboard/hold/?group=table&days=7")
     charts = page.locator("figure.chart")
     assert charts.count() == 3
-    assert charts.first.locator("svg circle").count() == 7 and "%" in charts.first.locator("svg text").first.inner_text()
+    assert charts.first.locator("svg circle").count() == 7 and "%" in charts.first.locator("svg text").first.text_content()
     shot(page, "dashboard-hold.png")
     page.context.close()
