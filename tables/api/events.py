@@ -16,7 +16,7 @@ from django_eventstream import views as _es_views
 from django_eventstream.channelmanager import ChannelManagerBase
 from django_eventstream.views import events
 
-from tables.selectors import floor as floor_sel
+from tables.selectors import floor_live as floor_sel
 from tables.services.push import casino_channel, table_channel
 
 DASHBOARD_PERMISSION = "tables.view_floor_dashboard"

@@ -32,7 +32,7 @@ from django.views.decorators.http import require_GET, require_POST
 from tables import selectors, services
 from tables.engine.errors import InvalidInput
 from tables.models import AlertDecision, AuditFinding, AuditReport, Round, RoundState
-from tables.selectors import floor as floor_sel
+from tables.selectors import floor_live as floor_sel
 from tables.selectors import trail as trail_sel
 from tables.services.reports import reports_root
 

@@ -11,7 +11,7 @@ from django.db.models import Q, QuerySet, Sum
 from django.utils import timezone
 
 from tables.models import AuditEvent, Round, RoundState, Scan
-from tables.selectors.floor import Scope
+from tables.selectors.floor_live import Scope
 
 ROLE_WORDS = {"dealer": "the dealer", "player": "the player"}
 
@@ -159,7 +159,7 @@ class RoundQuery:
 
 def rounds_search(scope: Scope, q: RoundQuery) -> QuerySet[Round]:
     """Rounds in scope matching the query, newest first, with ``total_due`` and ``total_wager`` annotated."""
-    from tables.selectors.floor import gaming_day_start
+    from tables.selectors.floor_live import gaming_day_start
 
     qs = Round.objects.filter(table__in=scope.tables())
     if q.day_from:
