@@ -71,7 +71,7 @@ def _scope(request: HttpRequest) -> floor_sel.Scope:
 
 def floor_rows(now: Any = None, scope: floor_sel.Scope | None = None,
                table_ids: list[int] | None = None) -> list[dict[str, Any]]:
-    """The floor's tiles (``tables.selectors.floor.floor_tiles``) with ``rounds_today``."""
+    """The floor's tiles (``tables.selectors.floor_live.floor_tiles``) with ``rounds_today``."""
     rows = floor_sel.floor_tiles(scope or floor_sel.Scope(), table_ids=table_ids, now=now)
     for r in rows:
         r["rounds_today"] = r["hold"]["rounds"] if r["hold"] else 0
@@ -79,7 +79,7 @@ def floor_rows(now: Any = None, scope: floor_sel.Scope | None = None,
 
 
 def alerts(now: Any = None, scope: floor_sel.Scope | None = None) -> list[dict[str, Any]]:
-    """Open alerts in scope, newest first (``tables.selectors.floor.open_alerts``)."""
+    """Open alerts in scope, newest first (``tables.selectors.floor_live.open_alerts``)."""
     return floor_sel.open_alerts(scope or floor_sel.Scope(), now=now)
 
 
