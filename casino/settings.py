@@ -335,6 +335,9 @@ AUDIT_FLAT_THRESHOLD_POINTS = (float(_number("AUDIT_FLAT_THRESHOLD_POINTS", "0",
 AUDIT_EARLY_SHUFFLE_TOLERANCE = int(_number("AUDIT_EARLY_SHUFFLE_TOLERANCE", "0", low=0, high=1000))
 AUDIT_PG_RANDOM_PAGE_COST = float(_number("AUDIT_PG_RANDOM_PAGE_COST", "1.1", low=0.1, high=100))
 AUDIT_REPORT_RECIPIENTS = env.list("AUDIT_REPORT_RECIPIENTS", default=[])
+# Table accounting (docs/accounting.md): counted win (tray, fills, credits, drop) may differ from the
+# tracked win of the rounds by this much before a shift is flagged (currency units; 0 flags any cent).
+ACCOUNTING_WIN_TOLERANCE = _number("ACCOUNTING_WIN_TOLERANCE", "1.00", low=0, high=1_000_000)
 THEORY_STRATEGY = env.str("THEORY_STRATEGY", default="improved")
 
 # The push channel (docs/push.md): server-sent events through django-eventstream.  PUSH_REDIS_URL

@@ -16,12 +16,15 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 
-def _read(path: str) -> np.ndarray:
+def _read(path: str) -> npt.NDArray[Any]:
+    """The image in the file at ``path``, as decoded (any depth: ``recognize`` converts)."""
     p = Path(path)
     if not p.is_file():
         raise ValueError(f"no such file: {path}")
@@ -97,19 +100,19 @@ def _run(args: argparse.Namespace) -> int:
                           "glyph_samples": len(profile), "seconds": round(time.perf_counter() - t, 2)}))
         return 0
     if args.command == "evaluate":
-        from .evaluate import evaluate
         from .profile import resolve
+        from .tools.evaluate import evaluate
 
         print(json.dumps(evaluate(args.folder, profile=resolve(args.profile)), indent=2))
         return 0
     if args.command == "generate":
-        from .synth import generate
+        from .tools.synth import generate
 
         finnish = None if args.finnish is None else args.finnish == "yes"
         print(generate(args.outdir, args.kind, args.n, args.seed, height=args.height, design=args.design,
                        font=args.font, finnish=finnish, court=args.court))
         return 0
-    from .train import train
+    from .tools.train import train
 
     train()
     return 0

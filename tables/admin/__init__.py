@@ -142,6 +142,8 @@ class TableAdmin(HistoryAdmin):
     fieldsets = (
         (None, {"fields": ("pit", "number", "game", "status")}),
         ("Rules and pay table (published versions)", {"fields": ("rule_set", "pay_table")}),
+        ("Cards", {"fields": ("deck_design",),
+                   "description": "The deck design dealt here, as the reader learned it (Deck designs)."}),
         ("Limits", {"fields": ("min_bet", "max_bet", ("side_bet_min", "side_bet_max"), ("behind_min", "behind_max"),
                                "max_bets_behind"),
                     "description": "Side bets and bets behind take the main limits where their own are empty."}),
@@ -154,7 +156,7 @@ class TableAdmin(HistoryAdmin):
         # through the services (a table with a round open does not close; the dealer's session ends).
         if obj is not None and not request.user.has_perm("tables.add_table"):
             return ("pit", "number", "game", "rule_set", "pay_table", "min_bet", "max_bet", "side_bet_min",
-                    "side_bet_max", "behind_min", "behind_max", "max_bets_behind", "status")
+                    "side_bet_max", "behind_min", "behind_max", "max_bets_behind", "status", "deck_design")
         if obj is not None:
             return ("status",)
         return super().get_readonly_fields(request, obj)
@@ -335,6 +337,12 @@ class RuleSetForm(forms.ModelForm):
         return {} if value in (None, "") else value
 
 
+def _game_asked(request: HttpRequest) -> Game | None:
+    """The game an "add" page was opened for (``?game=<id>``), or None."""
+    asked = request.GET.get("game")
+    return Game.objects.filter(pk=asked).first() if asked else None
+
+
 @admin.register(RuleSet)
 class RuleSetAdmin(VersionedAdmin):
     form = RuleSetForm
@@ -343,7 +351,7 @@ class RuleSetAdmin(VersionedAdmin):
     def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, Any]:
         initial = super().get_changeform_initial_data(request)
         # "Add rule set" with ?game=<id>: start from the game's published values.
-        game = Game.objects.filter(pk=request.GET.get("game") or None).first()
+        game = _game_asked(request)
         if game is not None and game.slug in PUBLISHED_RULES:
             initial["params"] = PUBLISHED_RULES[game.slug].to_params()
         return initial
@@ -376,7 +384,8 @@ class PayLineForm(forms.ModelForm):
             self.fields["odds"].initial = self.instance.odds_text
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("kind") == PayLineKind.ODDS:
             text = (data.get("odds") or "").strip()
             if not text:
@@ -441,7 +450,7 @@ class PayTableAdmin(VersionedAdmin):
         kwargs = super().get_formset_kwargs(request, obj, inline, prefix)
         # "Add pay table" with ?game=<id>: start from the game's lines at the published values.
         if request.method == "GET" and obj.pk is None and isinstance(inline, PayLineInline):
-            game = Game.objects.filter(pk=request.GET.get("game") or None).first()
+            game = _game_asked(request)
             if game is not None:
                 kwargs["initial"] = self._published_initial(game)
         return kwargs
@@ -449,7 +458,7 @@ class PayTableAdmin(VersionedAdmin):
     def get_formsets_with_inlines(self, request: HttpRequest, obj: Any = None) -> Any:
         for formset, inline in super().get_formsets_with_inlines(request, obj):
             if obj is None and request.method == "GET" and isinstance(inline, PayLineInline):
-                game = Game.objects.filter(pk=request.GET.get("game") or None).first()
+                game = _game_asked(request)
                 if game is not None:
                     formset.extra = len(game_line_names(game.slug))
             yield formset, inline
@@ -494,4 +503,6 @@ class PayTableAdmin(VersionedAdmin):
         js = ("admin/theory.js",)
 
 
+from tables.admin import accounting as admin_accounting  # noqa: E402,F401  (slips, ratings: tables/admin/accounting.py)
 from tables.admin import audit as admin_audit  # noqa: E402,F401  (audit pages: tables/admin/audit.py)
+from tables.admin import decks as _decks  # noqa: E402,F401  (registers Deck designs)

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import bluffjack, events, rounds, rummy, tables
+from . import accounting, bluffjack, events, rounds, rummy, tables
 from .auth import LogoutAllView, LogoutView, TokenView
 from .rummy import RummyCheckView
 from .verify import RoundVerifyView
@@ -45,4 +45,17 @@ urlpatterns: list = [
     path("bluffjack/games/<int:pk>/", bluffjack.BluffjackGameView.as_view(), name="api-bluffjack-game"),
     path("bluffjack/games/<int:pk>/hands/", bluffjack.BluffjackHandOpenView.as_view(), name="api-bluffjack-hand"),
     path("bluffjack/games/<int:pk>/end/", bluffjack.BluffjackGameEndView.as_view(), name="api-bluffjack-end"),
+    # Table accounting and player ratings (docs/accounting.md).
+    path("tables/<int:pk>/slips/", accounting.TableSlipsView.as_view(), name="api-table-slips"),
+    path("slips/<int:pk>/", accounting.SlipDetailView.as_view(), name="api-slip"),
+    path("slips/<int:pk>/sign/", accounting.SlipSignView.as_view(), name="api-slip-sign"),
+    path("slips/<int:pk>/void/", accounting.SlipVoidView.as_view(), name="api-slip-void"),
+    path("tables/<int:pk>/drop/", accounting.DropView.as_view(), name="api-table-drop"),
+    path("accounting/reconciliation/", accounting.ReconciliationView.as_view(), name="api-reconciliation"),
+    path("tables/<int:pk>/players/", accounting.SeatPlayerView.as_view(), name="api-table-players"),
+    path("ratings/", accounting.RatingListView.as_view(), name="api-ratings"),
+    path("ratings/<int:pk>/", accounting.RatingDetailView.as_view(), name="api-rating"),
+    path("ratings/<int:pk>/pause/", accounting.RatingPauseView.as_view(), name="api-rating-pause"),
+    path("ratings/<int:pk>/resume/", accounting.RatingResumeView.as_view(), name="api-rating-resume"),
+    path("ratings/<int:pk>/close/", accounting.RatingCloseView.as_view(), name="api-rating-close"),
 ]

@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from tables.dashboard import accounting
 from tables.dashboard import views as v
 
 app_name = "dashboard"
@@ -19,4 +20,5 @@ urlpatterns = [
     path("rounds/<int:pk>/", v.round_detail, name="round"),
     path("reports/", v.reports, name="reports"),
     path("reports/<int:pk>/<str:kind>/", v.report_file, name="report-file"),
+    path("accounting/", accounting.accounting, name="accounting"),
 ]

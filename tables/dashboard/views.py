@@ -2,7 +2,7 @@
 
 Who sees it: whoever holds ``tables.view_floor_dashboard`` — the pit boss, the games manager and the
 auditor (read-only) through their roles' ``tables.view_*``; dealers do not.  Who decides on alerts:
-pit bosses only (``services.is_pit_boss``), as for every approval.
+pit bosses only (``tables.access.is_pit_boss``), as for every approval.
 
 Live without a reload: the page follows its casino's push channel (server-sent events, docs/push.md)
 and redraws a tile from each event; it reads the alerts again when an event says they changed, and
@@ -30,6 +30,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
 from tables import selectors, services
+from tables.access import is_pit_boss
 from tables.engine.errors import InvalidInput
 from tables.models import AlertDecision, AuditFinding, AuditReport, Round, RoundState
 from tables.selectors import floor_live as floor_sel
@@ -101,7 +102,7 @@ def floor(request: HttpRequest) -> HttpResponse:
     return render(request, "dashboard/floor.html", {
         "pits": _pits(rows), "rows": rows, "alerts": alerts(scope=scope), "games": games,
         "states": [(s, floor_sel.TILE_LABELS[s]) for s in floor_sel.TILE_STATES],
-        "alert_kinds": sorted(floor_sel.ALERT_LABELS.items()), "can_decide": services.is_pit_boss(request.user),
+        "alert_kinds": sorted(floor_sel.ALERT_LABELS.items()), "can_decide": is_pit_boss(request.user),
         "fallback_poll": settings.PUSH_FALLBACK_POLL_SECONDS, "scope": scope,
     })  # fmt: skip
 
@@ -123,7 +124,7 @@ def floor_json(request: HttpRequest) -> JsonResponse:
 @dashboard_view
 def alerts_json(request: HttpRequest) -> JsonResponse:
     """The open alerts as JSON (fetched when a push says they changed, and by the fallback poll)."""
-    return JsonResponse({"alerts": alerts(scope=_scope(request)), "can_decide": services.is_pit_boss(request.user),
+    return JsonResponse({"alerts": alerts(scope=_scope(request)), "can_decide": is_pit_boss(request.user),
                          "at": timezone.now().isoformat()})  # fmt: skip
 
 
@@ -144,7 +145,7 @@ def alert_decide(request: HttpRequest) -> JsonResponse:
         return JsonResponse({"error": "the body must be JSON", "field": "body"}, status=400)
     alert, decision = str(body.get("alert", "")), str(body.get("decision", ""))
     reason = str(body.get("reason", "")).strip()
-    if not services.is_pit_boss(request.user):
+    if not is_pit_boss(request.user):
         return JsonResponse({"error": "only a pit boss decides on alerts"}, status=403)
     if not reason:
         return JsonResponse({"error": "a decision needs a reason", "field": "reason"}, status=400)
@@ -199,7 +200,7 @@ def round_detail(request: HttpRequest, pk: int) -> HttpResponse:
     decisions = AlertDecision.objects.filter(round=rnd).select_related("by")
     return render(request, "dashboard/round.html", {
         "round": rnd, "doc": doc, "trail": trail_sel.round_trail_words(rnd), "decisions": decisions,
-        "scans": trail_sel.round_scans(rnd), "can_decide": services.is_pit_boss(request.user),
+        "scans": trail_sel.round_scans(rnd), "can_decide": is_pit_boss(request.user),
         "opened_at": rnd.opened_at, "settled_at": rnd.settled_at,
     })  # fmt: skip
 

@@ -17,7 +17,7 @@ def fill_found_at(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0013_append_only_guards'),
+        ('tables', '0018_deck_designs'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

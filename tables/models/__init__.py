@@ -108,6 +108,40 @@ from .games import BluffjackGame, GameState, RummyAction, RummyDeal, RummyGame  
 
 __all__ += ["BluffjackGame", "GameState", "RummyAction", "RummyDeal", "RummyGame"]
 
+# Deck designs the reader has learned (enrolment profiles): tables/models/decks.py.
+from .decks import DeckDesign  # noqa: E402
+
+__all__ += ["DeckDesign"]
+
+# Table accounting (inventory, fills, credits) and player ratings: tables/models/accounting.py.
+from .accounting import (  # noqa: E402
+    INVENTORY_KINDS,
+    TRANSFER_KINDS,
+    Player,
+    RatingPause,
+    RatingSlip,
+    RatingState,
+    Slip,
+    SlipKind,
+    SlipSignature,
+    SlipStep,
+    SlipVoid,
+)
+
+__all__ += [
+    "INVENTORY_KINDS",
+    "TRANSFER_KINDS",
+    "Player",
+    "RatingPause",
+    "RatingSlip",
+    "RatingState",
+    "Slip",
+    "SlipKind",
+    "SlipSignature",
+    "SlipStep",
+    "SlipVoid",
+]
+
 # Who watches which part of the floor (the dashboard's scope): tables/models/floor.py.
 from .floor import FloorScope  # noqa: E402
 

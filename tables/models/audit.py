@@ -11,13 +11,14 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-MONEY = {"max_digits": 14, "decimal_places": 2}
+from .money import MONEY
 
 
 class AuditKind(models.TextChoices):
     SHUFFLE = "shuffle", "shuffle-point audit"
     HOLD = "hold", "hold audit"
     PACE = "pace", "dealer and pace"
+    ACCOUNTING = "accounting", "table accounting: counted against tracked win"
 
 
 class AuditResult(models.Model):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-MONEY = {"max_digits": 14, "decimal_places": 2}
+from .money import MONEY
 
 
 class Shoe(models.Model):

@@ -475,6 +475,11 @@ def _audit_table_day(table_id: int, day: date) -> dict[str, Any]:
     }  # fmt: skip
     _store(AuditKind.PACE, table, f"day:{day.isoformat()}", day, start, end, p_summary, [])
     summary["pace"] = p_summary
+
+    # Table accounting: counted against tracked win per shift, win/drop hold (docs/accounting.md).
+    from tables.services.accounting import accounting_table_day
+
+    summary["accounting"] = accounting_table_day(table, day)
     return summary
 
 

@@ -25,6 +25,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from tables import conf
+from tables.engine.games import house_games
 from tables.models import (
     Approval,
     AuditFinding,
@@ -54,6 +55,7 @@ class ReportData:
     approvals: list[dict[str, Any]] = field(default_factory=list)
     pace: list[dict[str, Any]] = field(default_factory=list)
     charts: dict[str, bytes] = field(default_factory=dict)
+    accounting: dict[str, Any] = field(default_factory=dict)  # tables.services.accounting.report_section
 
 
 def _d(x: Any) -> Decimal:
@@ -104,10 +106,10 @@ def gather(day: date) -> ReportData:
                               "round": f.round.number if f.round else None, "shoe": f.shoe_id})  # fmt: skip
     start, end = day_bounds(day)
     day_rounds = Round.objects.filter(opened_at__gte=start, opened_at__lt=end)
-    for r in (day_rounds.exclude(discrepancies=[]).select_related("table").order_by("table__number", "number")
-              .only("number", "table__number", "discrepancies", "state")):  # fmt: skip
-        for d in r.discrepancies:
-            data.discrepancies.append({"table": r.table.number, "round": r.number, "state": r.state, **d})
+    for rnd in (day_rounds.exclude(discrepancies=[]).select_related("table").order_by("table__number", "number")
+                .only("number", "table__number", "discrepancies", "state")):  # fmt: skip
+        for d in rnd.discrepancies:
+            data.discrepancies.append({"table": rnd.table.number, "round": rnd.number, "state": rnd.state, **d})
     for a in (Approval.objects.filter(round__in=day_rounds).select_related("round", "round__table", "approved_by")
               .order_by("approved_at")):  # fmt: skip
         data.approvals.append({"table": a.round.table.number, "round": a.round.number, "kind": a.kind,
@@ -115,6 +117,9 @@ def gather(day: date) -> ReportData:
                                "at": timezone.localtime(a.approved_at).strftime("%H:%M")})  # fmt: skip
     data.totals["discrepancies"] = len(data.discrepancies)
     data.totals["approvals"] = len(data.approvals)
+    from tables.services.accounting import report_section  # table accounting and ratings (docs/accounting.md)
+
+    data.accounting = report_section(day)
     return data
 
 
@@ -122,7 +127,7 @@ def database_totals(day: date) -> dict[str, Any]:
     """Rounds, handle and win of the day straight from the rounds (what the report must agree with)."""
     start, end = day_bounds(day)
     rounds = Round.objects.filter(opened_at__gte=start, opened_at__lt=end, state__in=COUNTED_STATES,
-                                  game__in=("finnish-27", "unlimited-blackjack", "mini-blackjack"))
+                                  game__in=house_games())
     handle = Wager.objects.filter(round__in=rounds, refunded=False).aggregate(s=Sum("amount"))["s"] or Decimal("0")
     net = SettlementLine.objects.filter(round__in=rounds, superseded=False).aggregate(s=Sum("net"))["s"] or Decimal("0")
     cent = Decimal("0.01")
@@ -245,6 +250,9 @@ def render_csv(data: ReportData) -> str:
     for a in data.approvals:
         w.writerow({"section": "approval", "table": a["table"], "round": a["round"], "rule": a["kind"],
                     "message": f"{a['by']}: {a['reason']}"})  # fmt: skip
+    from tables.services.accounting import report_csv_rows
+
+    w.writerows(report_csv_rows(data.accounting))
     return buf.getvalue()
 
 
@@ -310,6 +318,9 @@ def render_pdf(data: ReportData) -> bytes:
             lambda d: [d["table"], d["round"], d.get("seat"), d.get("bet"), d.get("paid"), d.get("due"), d["state"]])
     section("Approvals", data.approvals, ["table", "round", "kind", "by", "at", "reason"],
             lambda a: [a["table"], a["round"], a["kind"], a["by"], a["at"], a["reason"][:60]])
+    from tables.services.accounting import report_pdf_story
+
+    story += report_pdf_story(data.accounting, styles, table)
     doc.build(story)
     return buf.getvalue()
 

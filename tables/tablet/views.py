@@ -17,7 +17,8 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse_lazy
 from django.views.decorators.csrf import ensure_csrf_cookie
 
-from tables import selectors, services
+from tables import selectors
+from tables.access import is_pit_boss, roles_of
 from tables.engine.games import game as game_spec
 from tables.engine.games import live_games
 from tables.models import Table
@@ -37,8 +38,8 @@ class TabletLoginView(auth_views.LoginView):
 
 
 def _context(request: HttpRequest) -> dict[str, Any]:
-    roles = services.roles_of(request.user)
-    return {"roles": sorted(roles), "is_pit_boss": services.is_pit_boss(request.user)}
+    roles = roles_of(request.user)
+    return {"roles": sorted(roles), "is_pit_boss": is_pit_boss(request.user)}
 
 
 @login_required(login_url=LOGIN_URL)

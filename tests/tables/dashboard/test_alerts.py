@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.utils import timezone
 
 from tables import services
 from tables.models import AlertDecision, AuditEvent, AuditFinding, RoundState
@@ -84,7 +85,7 @@ def test_audit_findings_are_alerts_until_acknowledged(pit_boss, demo_casino, dea
     b.shuffle(at(1))
     b.round(at(1.1), ["AS"] * 9)
     audit_table_day(table.pk, DAY)
-    AuditFinding.objects.update(created_at=services.timezone.now())
+    AuditFinding.objects.update(created_at=timezone.now())
     c = client_for(pit_boss)
     [alert] = alerts(c)
     assert alert["kind"] == "card.impossible" and alert["title"].startswith("Impossible card")

@@ -116,7 +116,7 @@ def test_a_dealer_plays_a_finnish_27_round_from_scans_and_the_999_bonus_waits_fo
 ):
     from tables import services
 
-    monkeypatch.setattr(services, "recognise", fake_recognise)
+    monkeypatch.setattr(services.scans, "recognise", fake_recognise)
     table = demo_casino.tables["finnish-27"]
     page = open_finnish_round(browser, live_server, table, dealer)
     for code in ["9S", "9C", "9H", "9D"]:
@@ -215,7 +215,7 @@ def test_double_then_scan_card_doubles_the_bet(browser, live_server, demo_casino
     """The dealer taps Double, then deals and scans the card: a doubled hand, not a hit."""
     from tables import services
 
-    monkeypatch.setattr(services, "recognise", fake_recognise)
+    monkeypatch.setattr(services.scans, "recognise", fake_recognise)
     table = demo_casino.tables["unlimited-blackjack"]
     page = sign_in(browser, live_server, dealer)
     page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
@@ -388,7 +388,7 @@ def real_scan_image(code: str) -> bytes:
     import numpy as np
 
     from vision import recognize
-    from vision.synth import random_style, shoe_image
+    from vision.tools.synth import random_style, shoe_image
 
     for seed in range(40):
         rng = np.random.default_rng(seed)
