@@ -6,6 +6,7 @@ queries, no per-table loop that queries); the dashboard's tests pin the counts.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
@@ -142,12 +143,12 @@ def floor_tiles(scope: Scope, *, table_ids: list[int] | None = None, now: dateti
                    .values_list("table_id", "dealer__username"))  # fmt: skip
     hour = dict(Round.objects.filter(table_id__in=ids, opened_at__gte=now - timedelta(hours=1), opened_at__lte=now)
                 .values("table_id").annotate(n=Count("id")).order_by().values_list("table_id", "n"))  # fmt: skip
-    current: dict[int, dict[str, Any]] = {}
+    current: dict[int, Mapping[str, Any]] = {}
     for r in (Round.objects.filter(table_id__in=ids, state__in=(RoundState.IN_PLAY, RoundState.PAUSED,
                                                                  RoundState.SETTLED, RoundState.MISMATCH))
               .order_by("table_id", "number").values("table_id", "id", "number", "state")):  # fmt: skip
         current[r["table_id"]] = r  # the latest open round of each table wins
-    shoes: dict[int, dict[str, Any]] = {}
+    shoes: dict[int, Mapping[str, Any]] = {}
     for s in (Shoe.objects.filter(table_id__in=ids, ended_at__isnull=True).order_by("table_id", "number")
               .values("table_id", "number", "cards_dealt", "spec")):  # fmt: skip
         shoes[s["table_id"]] = s
@@ -245,9 +246,10 @@ def alert_history(scope: Scope, limit: int = 200) -> list[dict[str, Any]]:
     for d in (AlertDecision.objects.filter(Q(round__table__in=tables) | Q(finding__table__in=tables))
               .select_related("by", "round", "round__table", "finding", "finding__table")
               .order_by("-at")[:limit]):  # fmt: skip
-        table = d.round.table if d.round_id else d.finding.table if d.finding_id else None
-        what = (f"round {d.round.number}" if d.round_id else
-                f"{d.finding.rule}: {d.finding.message}" if d.finding_id else "")  # fmt: skip
+        rnd, finding = d.round, d.finding
+        table = rnd.table if rnd is not None else finding.table if finding is not None else None
+        what = (f"round {rnd.number}" if rnd is not None else
+                f"{finding.rule}: {finding.message}" if finding is not None else "")  # fmt: skip
         rows.append({"at": d.at, "decision": d.decision, "by": d.by.get_username(), "reason": d.reason,
                      "table": table.number if table else None, "round": d.round_id, "what": what})  # fmt: skip
     for a in (Approval.objects.filter(round__table__in=tables).select_related("approved_by", "round", "round__table")

@@ -92,7 +92,7 @@ def event_sentence(action: str, p: dict[str, Any]) -> str:
 def round_trail_words(rnd: Round) -> list[dict[str, Any]]:
     """The round's audit events, oldest first, each as when, who and a sentence."""
     events = AuditEvent.objects.filter(round=rnd).select_related("actor").order_by("at", "id")
-    return [{"at": e.at, "who": e.actor.get_username() if e.actor_id else "system", "action": e.action,
+    return [{"at": e.at, "who": e.actor.get_username() if e.actor is not None else "system", "action": e.action,
              "text": event_sentence(e.action, e.payload)} for e in events]  # fmt: skip
 
 
@@ -200,7 +200,7 @@ def round_row(r: Round) -> dict[str, Any]:
     """One line of the search results and of the CSV export."""
     return {"id": r.pk, "opened_at": timezone.localtime(r.opened_at), "pit": r.table.pit.name,
             "table": r.table.number, "round": r.number, "game": r.game, "dealer": r.opened_by.get_username(),
-            "state": RoundState(r.state).label, "wagered": f"{(r.total_wager or Decimal(0)):.2f}",
+            "state": RoundState(r.state).label, "wagered": f"{(getattr(r, 'total_wager', None) or Decimal(0)):.2f}",
             "due": f"{_total(r.due):.2f}", "paid": f"{_total(r.paid):.2f}",
             "discrepancies": len(r.discrepancies or []),
             "settled_at": timezone.localtime(r.settled_at) if r.settled_at else None}  # fmt: skip

@@ -402,7 +402,7 @@ def _found_times(findings: list[dict[str, Any]], default: datetime) -> Any:
                     .order_by().values_list("shoe_id", "m")) if shoes else {})  # fmt: skip
 
     def found_at(f: dict[str, Any]) -> datetime:
-        return at.get(f.get("round_id")) or shoe_at.get(f.get("shoe_id")) or default
+        return at.get(f.get("round_id") or 0) or shoe_at.get(f.get("shoe_id") or 0) or default
 
     return found_at
 
