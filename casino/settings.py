@@ -342,6 +342,25 @@ THEORY_STRATEGY = env.str("THEORY_STRATEGY", default="improved")
 # Maker-checker: publishing a rule set or pay table needs a second games manager's approval.
 PUBLISH_NEEDS_SECOND_APPROVAL = env_bool("PUBLISH_NEEDS_SECOND_APPROVAL", default=True)
 
+# The push channel (docs/push.md): server-sent events through django-eventstream.  PUSH_REDIS_URL
+# (redis://host:6379/2) fans events out between processes over Redis pub/sub; unset, events are
+# delivered inside the process that wrote them (the embedded run: one web process).  No event store:
+# a client that reconnects reloads its view (polling stays the fallback), so no database writes per event.
+PUSH_REDIS_URL = env.str("PUSH_REDIS_URL", default="").strip()
+if PUSH_REDIS_URL:
+    from urllib.parse import urlparse as _urlparse
+
+    _push = _urlparse(PUSH_REDIS_URL)
+    if _push.scheme not in ("redis", "rediss") or not _push.hostname:
+        raise ImproperlyConfigured(f"PUSH_REDIS_URL={PUSH_REDIS_URL!r} is not a redis:// URL")
+    EVENTSTREAM_REDIS = {"host": _push.hostname, "port": _push.port or 6379,
+                         "db": int((_push.path or "/0").lstrip("/") or 0), "ssl": _push.scheme == "rediss"}
+    if _push.password:
+        EVENTSTREAM_REDIS["password"] = _push.password
+EVENTSTREAM_CHANNELMANAGER_CLASS = "tables.api.events.ChannelManager"
+# Seconds between the dashboard's fallback polls while the push stream is connected (and when not).
+PUSH_FALLBACK_POLL_SECONDS = int(_number("PUSH_FALLBACK_POLL_SECONDS", "60", low=5, high=3600))
+
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="audit@casino.local")
 

@@ -2,8 +2,8 @@
 
 from django.contrib.auth.views import LogoutView
 from django.urls import include, path
-from django.views.generic import RedirectView
 
+from tables.dashboard.landing import landing
 from tables.tablet import views
 
 urlpatterns = [
@@ -13,5 +13,6 @@ urlpatterns = [
     path("tablet/login/", views.TabletLoginView.as_view(), name="tablet-login"),
     path("tablet/logout/", LogoutView.as_view(next_page="/tablet/login/"), name="tablet-logout"),
     path("tablet/tables/<int:pk>/", views.tablet_table, name="tablet-table"),
-    path("", RedirectView.as_view(url="/admin/", permanent=False)),
+    path("logout/", LogoutView.as_view(next_page="/"), name="logout"),
+    path("", landing, name="landing"),
 ]

@@ -25,6 +25,8 @@ class DropForm(forms.ModelForm):
         model = DropCount
         fields = ("table", "gaming_day", "shift", "amount")
 
+    actor: Any = None  # set per request by the admin (``DropCountAdmin.get_form``)
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if self.errors:
@@ -35,7 +37,9 @@ class DropForm(forms.ModelForm):
             self.instance = drop_record(table=data["table"], amount=data["amount"], actor=self.actor,
                                         gaming_day=data.get("gaming_day"), shift=data.get("shift") or None)  # fmt: skip
         except InvalidInput as exc:
-            raise ValidationError({exc.field if exc.field in self.fields else None: exc.message}) from None
+            if exc.field in self.fields:
+                raise ValidationError({exc.field: exc.message}) from None
+            raise ValidationError(exc.message) from None
         except (Conflict, PermissionDenied) as exc:
             raise ValidationError(str(exc)) from None
         return data
@@ -53,8 +57,7 @@ class DropCountAdmin(admin.ModelAdmin):
 
     def get_form(self, request: Any, obj: Any = None, change: bool = False, **kwargs: Any) -> Any:
         form = super().get_form(request, obj, change=change, **kwargs)
-        form.actor = request.user
-        return form
+        return type(form.__name__, (form,), {"actor": request.user})  # who enters the drop
 
     def has_change_permission(self, request: Any, obj: Any = None) -> bool:
         return False

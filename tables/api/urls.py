@@ -2,12 +2,15 @@
 
 from django.urls import path
 
-from . import accounting, bluffjack, rounds, rummy, shoe_feed, tables, tablet
+from . import accounting, bluffjack, events, rounds, rummy, shoe_feed, tables, tablet
 from .auth import LogoutAllView, LogoutView, TokenView
 from .rummy import RummyCheckView
 from .verify import RoundVerifyView
 
 urlpatterns: list = [
+    # The push channel (server-sent events; docs/push.md).
+    path("events/floor/", events.floor_events, name="api-events-floor"),
+    path("events/tables/<int:pk>/", events.table_events, name="api-events-table"),
     path("auth/token/", TokenView.as_view(), name="api-auth-token"),
     path("auth/logout/", LogoutView.as_view(), name="api-auth-logout"),
     path("auth/logout-all/", LogoutAllView.as_view(), name="api-auth-logout-all"),

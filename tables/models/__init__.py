@@ -151,3 +151,8 @@ __all__ += ["PublishRequest", "PublishStatus"]
 from .shoe_feed import ShoeFeedDevice  # noqa: E402
 
 __all__ += ["ShoeFeedDevice"]
+
+# Who watches which part of the floor (the dashboard's scope): tables/models/floor.py.
+from .floor import FloorScope  # noqa: E402
+
+__all__ += ["FloorScope"]

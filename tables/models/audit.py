@@ -67,7 +67,9 @@ class AuditFinding(models.Model):
     shoe = models.ForeignKey("tables.Shoe", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     round = models.ForeignKey("tables.Round", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     data = models.JSONField(default=dict)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, help_text="when an audit first found it (kept across re-runs)")
+    found_at = models.DateTimeField(null=True, blank=True,
+                                    help_text="when what it found happened (the round, or the end of the period)")
     acknowledged_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )

@@ -119,7 +119,9 @@ class Round(models.Model):
     class Meta:
         ordering = ["table", "-number"]
         constraints = [models.UniqueConstraint(fields=["table", "number"], name="round_number_per_table")]
-        indexes = [models.Index(fields=["table", "state"]), models.Index(fields=["state", "paused_at"])]
+        # opened_at: the floor's rounds-this-hour and the rounds search by date (tables/selectors/floor_live.py).
+        indexes = [models.Index(fields=["table", "state"]), models.Index(fields=["state", "paused_at"]),
+                   models.Index(fields=["opened_at"], name="round_opened_at")]
 
     def __str__(self) -> str:
         return f"{self.table} round {self.number}"
