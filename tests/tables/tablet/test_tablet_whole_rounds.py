@@ -189,7 +189,7 @@ def test_a_shoe_feed_image_arriving_during_a_round_shows_on_the_tablet(
     from tables import services
     from tables.services import shoe_feed
 
-    monkeypatch.setattr(services, "recognise", fake_recognise)
+    monkeypatch.setattr(services.scans, "recognise", fake_recognise)
     table = demo_casino.tables["unlimited-blackjack"]
     page = open_blackjack(browser, live_server, table, dealer, ["1-main-500"])
     _, key = shoe_feed.shoe_feed_issue(table=table, name="shoe reader", actor=pit_boss)
