@@ -231,5 +231,7 @@
   resendPending().then(load);
   window.TabletRummy = { load }; // for a push channel: the game changed
   // Another device may play the game on: keep the view current (not while the dealer is selecting cards).
-  setInterval(() => { if (!busy && !document.hidden && !selected.length && !scanned) load(); }, 3000);
+  let ticks = 0;
+  const pushed = () => window.TabletPush && window.TabletPush.live && ++ticks % 5 !== 0; // push.js reads at once
+  setInterval(() => { if (!busy && !document.hidden && !selected.length && !scanned && !pushed()) load(); }, 3000);
 })();

@@ -944,6 +944,9 @@
   resendPending().then(refresh).then(() => { if (Cam && localStorage.getItem(CAMERA)) cameraOn(); });
   // A push channel (server-sent events) calls this when the table, its round or its game changed.
   window.TabletPage = { refresh };
-  // Another device (the pit boss) may change the round: keep the view current.
-  setInterval(() => { if (!busy && !document.hidden) refresh(); }, 3000);
+  // Another device (the pit boss) may change the round: keep the view current (push.js says so at once;
+  // with its stream live, a poll every 15 s is only the fallback).
+  let ticks = 0;
+  const pushed = () => window.TabletPush && window.TabletPush.live && ++ticks % 5 !== 0;
+  setInterval(() => { if (!busy && !document.hidden && !pushed()) refresh(); }, 3000);
 })();
