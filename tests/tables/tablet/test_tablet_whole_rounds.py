@@ -205,3 +205,28 @@ def test_a_shoe_feed_image_arriving_during_a_round_shows_on_the_tablet(
     needs(page, "card")
     pick(page, "TH")  # the dealer goes on by hand
     assert [c.code for c in Round.objects.get(table=table).cards.order_by("seq")] == ["9S", "7D", "TH"]
+
+
+def test_a_whole_mini_blackjack_round_to_payment_with_the_hint(browser, live_server, demo_casino, dealer):
+    table = demo_casino.tables["mini-blackjack"]
+    page = open_blackjack(browser, live_server, table, dealer, ["1-main-500", "1-main-500"])
+    for code in ["TS", "6D", "9H", "5C"]:  # the player's 19 against the dealer's 6 and 5
+        pick(page, code)
+    needs(page, "decision")
+    assert page.is_visible("#hint") and page.inner_text("#hint").strip()  # Mini Blackjack tells the play
+    act(page, "stand")
+    page.wait_for_selector("#prompt:not([data-needs='decision'])")
+    for code in ["7C", "2D", "2S"]:  # the dealer's 11 draws a 7: 18 stands
+        if page.get_attribute("#prompt", "data-needs") != "card":
+            break
+        pick(page, code)
+        page.wait_for_timeout(300)
+    settle(page)
+    rnd = Round.objects.get(table=table)
+    due = rnd.due.get("1", {}).get("main")
+    label = page.inner_text("[data-pay-seat='1'] h4") if due else ""
+    assert (not due) or label == f"Seat 1: pay {due}", (rnd.due, label)
+    page.click("#btn-paid")
+    page.wait_for_selector("#closed-flag")
+    rnd.refresh_from_db()
+    assert rnd.state == RoundState.CLOSED
