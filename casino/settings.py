@@ -137,6 +137,10 @@ DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite under a web server and a worker at once: wait for locks instead of failing at once.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # A transaction takes the write lock when it begins (BEGIN IMMEDIATE): a deferred one that reads
+    # first and then writes fails at once with "database is locked" when another process wrote in
+    # between, whatever the timeout (the web server and the worker of bin/run did exactly that).
+    DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
     # Tests use a file too: the in-memory database's shared cache fails a concurrent read at once
     # ("database table is locked") where a file waits for the lock, as the running system does.
     # One file per test process, so two test runs on one machine do not share (and delete) it.
@@ -197,7 +201,7 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 
-LOGIN_URL = "/admin/login/"
+LOGIN_URL = "/tablet/login/"  # one sign-in page for the tablet, the dashboard and the landing page
 
 
 def _positive(name: str, value: int) -> int:

@@ -165,11 +165,15 @@
   // ---------------------------------------------------------------------------------------------
   // Tiles
 
+  // A payout mismatch first, then the round in progress, then an open alert, then the table (the same
+  // order as tables.selectors.floor_live.tile_state); an alert behind a round shows as a mark.
   function tileState(t) {
-    if (alertTables[t.id] || t.round_state === "mismatch") { return "alert"; }
-    if (t.status === "closed") { return "closed"; }
-    if (t.round_state === "in_play" || t.round_state === "paused") { return "in_round"; }
-    if (t.round_state === "settled") { return "waiting_payment"; }
+    if (t.round_state === "mismatch") { return "alert"; }
+    var open = t.status !== "closed";
+    if (open && (t.round_state === "in_play" || t.round_state === "paused")) { return "in_round"; }
+    if (open && t.round_state === "settled") { return "waiting_payment"; }
+    if (alertTables[t.id]) { return "alert"; }
+    if (!open) { return "closed"; }
     return "open";
   }
 
@@ -185,7 +189,8 @@
     var a = document.getElementById("tile-" + t.id);
     if (!a) { return; }
     var state = tileState(t);
-    a.className = "tile tile-" + state + (t.hold && t.hold.flagged ? " flagged" : "");
+    a.className = "tile tile-" + state + (t.hold && t.hold.flagged ? " flagged" : "") +
+      (alertTables[t.id] && state !== "alert" ? " has-alert" : "");
     a.dataset.state = state;
     a.textContent = "";
     a.appendChild(el("span", {"class": "num"}, String(t.number)));

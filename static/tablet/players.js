@@ -5,7 +5,8 @@
   const { $, el, newKey, request } = window.TabletKit;
   const app = $("app");
   const box = $("players");
-  if (!app || !box || ["bluffjack", "contract-rummy"].includes(app.dataset.game)) return;
+  // Rated where the house banks the game (the server says so), by the dealer or a pit boss.
+  if (!app || !box || app.dataset.rated !== "1" || (app.dataset.dealer !== "1" && app.dataset.pitBoss !== "1")) return;
   const table = app.dataset.table;
   const seats = Number(app.dataset.seats) || 1;
   box.hidden = false;

@@ -14,6 +14,8 @@
   const POT = CAN.has("pot");
   const SEATS = Number(app.dataset.seats);
   const PIT = app.dataset.pitBoss === "1";
+  const DEALS = app.dataset.dealer === "1"; // the user may hold a table (the dealer role)
+  const PLAYERS = Number(app.dataset.players) || 7; // players in one round at most (the game's registry entry)
   const USER = app.dataset.user;
   const LIVE = app.dataset.live === "1";
   const PENDING = "tablet-pending-" + TABLE;
@@ -209,6 +211,7 @@
     $("round").hidden = !round;
     if (!$("new-round").hidden) renderNewRound();
     if (round) renderRound();
+    else if (pendingScan) { pendingScan = null; $("scan-confirm").hidden = true; } // no round: no unsure scan
   }
 
   function renderShoe() {
@@ -217,7 +220,8 @@
     for (const id of ["shoe-fill", "shoe-text", "btn-shuffle"]) $(id).closest(".gauge, span, button").hidden = CAN.has("scoring");
     $("shoe-cut").hidden = CAN.has("scoring");
     const mine = table.dealer === USER;
-    $("btn-take").hidden = mine || (table.dealer !== null && !PIT);
+    $("btn-take").hidden = mine || !(DEALS || PIT) || (table.dealer !== null && !PIT);
+    if (window.TabletPush) window.TabletPush.follow(mine || PIT); // the table's stream: its dealer, pit bosses
     $("btn-take").textContent = table.dealer ? `Take over from ${table.dealer}` : "Take this table";
     $("btn-handover").hidden = !PIT;
     // Who holds the table, when it is not this user: a dealer relieved by a pit boss sees it at once.
@@ -321,7 +325,13 @@
       for (const f of ["main", "pp", "t3", "behind"]) if (limitProblem(f, b[f] || 0)) problems += 1;
       box.append(el("div", { class: "seat-editor" + (b.main ? " active" : ""), "data-seat": n }, ...kids));
     }
-    $("btn-open").disabled = problems > 0;
+    // How many players one round takes comes from the game's registry entry (Mini Blackjack: one).
+    const playing = Object.values(bets).filter((b) => b.main > 0).length;
+    const crowded = playing > PLAYERS;
+    $("seats-warning").hidden = !crowded;
+    $("seats-warning").textContent = crowded ? `One round takes ${PLAYERS === 1 ? "one player" : PLAYERS + " players"} ` +
+      `at this table: clear the bets of ${playing - PLAYERS === 1 ? "one seat" : (playing - PLAYERS) + " seats"}` : "";
+    $("btn-open").disabled = problems > 0 || crowded;
   }
 
   // The game between hands: each player's stack and who deals next, and the one button that deals it.
@@ -378,6 +388,12 @@
 
   function renderRound() {
     const r = round;
+    // An unsure scan belongs to its round while it is in play: a round cancelled, paused or replaced by
+    // the next one leaves no stale guesses behind (picking one would name a scan of another round).
+    if (pendingScan && (pendingScan.round.id !== r.id || r.state !== "in_play")) {
+      pendingScan = null;
+      $("scan-confirm").hidden = true;
+    }
     $("round-title").textContent = `Round ${r.number}`;
     $("round-state").textContent = r.state_label;
     $("round-state").dataset.state = r.state;

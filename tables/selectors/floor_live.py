@@ -117,15 +117,19 @@ def _open_alert_tables(table_ids: list[int], now: datetime) -> set[int]:
 
 
 def tile_state(status: str, round_state: str | None, alert: bool) -> str:
-    """A tile's state: alert first (it needs the pit boss), then the round, then the table."""
-    if alert or round_state == RoundState.MISMATCH:
+    """A tile's state: a payout mismatch first (the round waits for the pit boss), then the round in
+    progress, then an open alert of the table (an audit finding), then the table.  A table with an older
+    alert still shows its round as it goes (the tile carries the alert as a mark, ``alert`` in its row)."""
+    if round_state == RoundState.MISMATCH:
+        return "alert"
+    if status != TableStatus.CLOSED and round_state in (RoundState.IN_PLAY, RoundState.PAUSED):
+        return "in_round"
+    if status != TableStatus.CLOSED and round_state == RoundState.SETTLED:
+        return "waiting_payment"
+    if alert:
         return "alert"
     if status == TableStatus.CLOSED:
         return "closed"
-    if round_state in (RoundState.IN_PLAY, RoundState.PAUSED):
-        return "in_round"
-    if round_state == RoundState.SETTLED:
-        return "waiting_payment"
     return "open"
 
 

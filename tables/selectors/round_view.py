@@ -8,6 +8,7 @@ cards as JSON, and only *describes* them; every total and every rule comes from 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 BLACKJACK = ("unlimited-blackjack", "mini-blackjack")
@@ -114,7 +115,9 @@ def prompt_text(game: str, prompt: dict[str, Any], state: Any, setup: dict[str, 
         return text[:1].upper() + text[1:]
     if game == "bluffjack":
         name = actor.split(":", 1)[1] if actor and actor.startswith("player:") else ""
-        text = reason
+        # Each player's first card is private: the tablet never says a hand's total (with the cards in
+        # view it would give the hidden card away).
+        text = re.sub(r" holds [^:]+: hit or stand$", ": hit or stand", reason)
         if name and not reason.lower().startswith(name.lower()) and needs == "decision":
             text = f"{who}: {reason}"
         if forced and needs == "decision" and "must" not in text:

@@ -18,7 +18,7 @@ from django.urls import reverse_lazy
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from tables import selectors
-from tables.access import is_pit_boss, roles_of
+from tables.access import DEALER_ROLE, is_pit_boss, roles_of
 from tables.engine.games import game as game_spec
 from tables.engine.games import live_games
 from tables.models import Table
@@ -65,5 +65,8 @@ def tablet_table(request: HttpRequest, pk: int) -> HttpResponse:
         "table": table, "live": table.game.slug in LIVE_GAMES, "seats": selectors.seat_count(table),
         # What the tablet offers for this game comes from the registry; the page checks no game slugs.
         "capabilities": " ".join(sorted(game_spec(table.game.slug).capabilities)),
+        "rated": game_spec(table.game.slug).house_banked,  # players are rated where the house banks the game
+        "may_deal": DEALER_ROLE in roles_of(request.user),
+        "players_per_round": game_spec(table.game.slug).players_per_round,
         "username": request.user.get_username(), **_context(request),
     })  # fmt: skip

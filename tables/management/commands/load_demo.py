@@ -6,6 +6,7 @@ one pit "Main pit" and one open table per game, and one user per role:
     user      password         role
     admin     admin-demo-1     superuser
     manager   manager-demo-1   games manager
+    manager2  manager2-demo-1  games manager (the second person a publish waits for)
     pitboss   pitboss-demo-1   pit boss
     dealer    dealer-demo-1    dealer
     auditor   auditor-demo-1   auditor
@@ -39,6 +40,7 @@ PIT = "Main pit"
 DEMO_USERS: tuple[tuple[str, str, str | None, bool], ...] = (
     ("admin", "admin-demo-1", None, True),
     ("manager", "manager-demo-1", GAMES_MANAGER, True),
+    ("manager2", "manager2-demo-1", GAMES_MANAGER, True),  # maker-checker: a publish waits for a second one
     ("pitboss", "pitboss-demo-1", PIT_BOSS, True),
     ("dealer", "dealer-demo-1", DEALER, False),
     ("auditor", "auditor-demo-1", AUDITOR, True),

@@ -1,5 +1,5 @@
 """The tablet's camera (Playwright, headless Chromium at 1280x800, Chromium's fake camera playing a
-video made from a card image of the project's own generator, ``vision.synth``): a card held still
+video made from a card image of the project's own generator, ``vision.tools.synth``): a card held still
 under the camera is captured by itself and read by the real recogniser; a tap captures too."""
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ def _frame_of_card(code: str, seed: int) -> Any:
     """A 640x480 camera view of a generated card on the felt (the generator's own background, widened)."""
     import cv2
     import numpy as np
-    from vision.synth import random_style, shoe_image
+
+    from vision.tools.synth import random_style, shoe_image
 
     rng = np.random.default_rng(seed)
     img, _ = shoe_image(code, rng, random_style(rng, finnish=False))
