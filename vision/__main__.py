@@ -64,6 +64,9 @@ def main(argv: list[str] | None = None) -> int:
     tc = sub.add_parser("train-cnn", help="reproduce the corner CNN (needs the 'train' extra: torch, onnx)")
     tc.add_argument("--out", type=Path, default=None, help="the ONNX file to write (default: the shipped one)")
     tc.add_argument("--cache", type=Path, default=None, help="a folder to keep the rendered corpus in")
+    tc.add_argument("--resume", type=Path, default=None, help="go on training from this exported model")
+    tc.add_argument("--minutes", type=float, default=16.0, help="wall-time budget of the training loop")
+    tc.add_argument("--max-lr", type=float, default=3e-3, help="peak learning rate of the one-cycle schedule")
     args = parser.parse_args(argv)
 
     cv2.setNumThreads(1)
@@ -119,7 +122,7 @@ def _run(args: argparse.Namespace) -> int:
         from .cnn import MODEL_PATH
         from .tools.cnn_train import train_cnn
 
-        train_cnn(args.out or MODEL_PATH, cache=args.cache)
+        train_cnn(args.out or MODEL_PATH, cache=args.cache, resume=args.resume, minutes=args.minutes, max_lr=args.max_lr)
         return 0
     from .tools.train import train
 
