@@ -143,6 +143,7 @@ def warm_start(model: Any, onnx_path: Path, x: np.ndarray) -> None:
             if isinstance(m, torch.nn.BatchNorm2d):
                 bias = torch.from_numpy(inits[convs[[j for j, c in enumerate(conv_layers) if c is layers[i - 1]][0]].input[2]])
                 mean, std = h.mean(dim=(0, 2, 3)), h.std(dim=(0, 2, 3)) + 1e-5
+                assert m.running_mean is not None and m.running_var is not None
                 m.running_mean.copy_(mean)
                 m.running_var.copy_(std**2)
                 m.weight.copy_(std)
