@@ -8,8 +8,8 @@ import pytest
 from vision.cnn import KINDS, MODEL_PATH, SUITS, load_cnn, prepare
 from vision.config import DEFAULT_CONFIG, RecognizerConfig
 from vision.recognize import recognize
-from vision.synth import CODES, random_style, shoe_image
 from vision.tools.cnn_data import corpus, split_fonts
+from vision.tools.synth import CODES, random_style, shoe_image
 
 CNN = replace(DEFAULT_CONFIG, corner_reader="cnn")
 

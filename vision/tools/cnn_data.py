@@ -22,12 +22,8 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-try:  # the glyph renderer moves to vision/tools/ (branch vtypes)
-    from vision.tools.glyphs import SUIT_CHARS, drawn_suit, font_files, suit_font_files, text_mask
-except ImportError:  # pragma: no cover - before that move
-    from vision.glyphs import SUIT_CHARS, drawn_suit, font_files, suit_font_files, text_mask  # type: ignore[no-redef,unused-ignore]
-
 from vision.cnn import BLANK, CORNER_H, CORNER_W, JOKER, KINDS, NONE, SUITS
+from vision.tools.glyphs import SUIT_CHARS, drawn_suit, font_files, suit_font_files, text_mask
 
 Img = np.ndarray
 
@@ -114,7 +110,7 @@ def _index(rank: str, suit: str, font: str, suit_font: str | None, rh: int, rng:
     if rng.random() < 0.25:  # bolder or lighter than the face
         k = max(1, int(rh * rng.uniform(0.02, 0.06)))
         op = cv2.dilate if rng.random() < 0.6 else cv2.erode
-        rmask = op(rmask, np.ones((k, k), np.uint8))
+        rmask = np.asarray(op(rmask, np.ones((k, k), np.uint8)), np.uint8)
     beside = bool(rng.random() < 0.12)
     sh = max(4, int(rh * rng.uniform(0.55, 1.0) * (0.8 if beside else 1.0)))
     smask = _suit_mask(suit, sh, suit_font, rng)
