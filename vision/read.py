@@ -25,6 +25,10 @@ def read_corner_at(image: U8, quad: F32, model: Mlp, config: RecognizerConfig,
     m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
     size = (int(config.corner_w * w), int(config.corner_h * h))
     corner = u8(cv2.warpPerspective(image, m, size, flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE))
+    if config.corner_reader == "cnn" and model.profile is None:
+        from .cnn import read_corner_cnn
+
+        return read_corner_cnn(corner)
     at = None if rank_at is None else (rank_at[0] * w, rank_at[1] * h)
     return read_corner(corner, model, config, at, _px_scale(quad, config))
 
