@@ -38,7 +38,22 @@ TILE_STATES = ("closed", "open", "in_round", "waiting_payment", "alert")
 TILE_LABELS = {"closed": "closed", "open": "open, no round", "in_round": "in a round",
                "waiting_payment": "waiting for payment", "alert": "alert"}  # fmt: skip
 ALERT_LABELS = {"payout-mismatch": "Payout mismatch", "approval-waiting": "Approval waiting",
-                "shuffle": "Shuffle violation", "card": "Impossible card", "hold": "Hold anomaly"}  # fmt: skip
+                "shuffle": "Shuffle violation", "card": "Impossible card", "hold": "Hold anomaly",
+                "accounting": "Table accounting"}  # fmt: skip
+# Each audit finding's rule in words (the rule id stays in exports and the trail for reference).
+RULE_WORDS = {
+    "shuffle.early": "Shuffled before the shuffle point", "shuffle.late": "Shuffled after the shuffle point",
+    "shuffle.not-notified": "Reshuffle without notifying the players",
+    "shuffle.preferential-pattern": "Shuffles that follow the count (preferential shuffling)",
+    "card.impossible": "A card the shoe cannot hold", "card.joker-without-jokers": "A Joker at a game without Jokers",
+    "hold.anomaly": "Hold outside the theory band", "accounting.win-mismatch": "Counted win differs from tracked win",
+    "accounting.hold-anomaly": "Win/drop hold outside the theory band",
+}  # fmt: skip
+
+
+def rule_words(rule: str) -> str:
+    """A finding's rule in words (an unknown rule as it is, so nothing is hidden)."""
+    return RULE_WORDS.get(rule, rule)
 
 
 def gaming_day_start(now: datetime) -> tuple[date, datetime]:
@@ -230,7 +245,7 @@ def open_alerts(scope: Scope, now: datetime | None = None, limit: int = 200) -> 
                 .order_by("-created_at", "-id")[:limit])  # fmt: skip
     for f in findings:
         kind = alert_kind_of(f.rule)
-        label = ALERT_LABELS.get(kind, f.rule)
+        label = RULE_WORDS.get(f.rule) or ALERT_LABELS.get(kind, f.rule)
         rnd = f.round
         out.append({"id": f"finding:{f.pk}", "kind": f.rule, "group": kind, "kind_label": label, "rule": f.rule,
                     "severity": f.severity, "title": f"{label} — table {f.table.number}", "message": f.message,

@@ -10,6 +10,7 @@ from typing import Any
 from django.db.models import Q, QuerySet, Sum
 from django.utils import timezone
 
+from tables.engine.games import game as game_spec
 from tables.models import AuditEvent, Round, RoundState, Scan
 from tables.selectors.floor_live import Scope
 
@@ -199,7 +200,8 @@ def _total(m: Any) -> Decimal:
 def round_row(r: Round) -> dict[str, Any]:
     """One line of the search results and of the CSV export."""
     return {"id": r.pk, "opened_at": timezone.localtime(r.opened_at), "pit": r.table.pit.name,
-            "table": r.table.number, "round": r.number, "game": r.game, "dealer": r.opened_by.get_username(),
+            "table": r.table.number, "round": r.number, "game": game_spec(r.game).name,
+            "dealer": r.opened_by.get_username(),
             "state": RoundState(r.state).label, "wagered": f"{(getattr(r, 'total_wager', None) or Decimal(0)):.2f}",
             "due": f"{_total(r.due):.2f}", "paid": f"{_total(r.paid):.2f}",
             "discrepancies": len(r.discrepancies or []),

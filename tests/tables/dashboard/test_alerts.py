@@ -88,7 +88,7 @@ def test_audit_findings_are_alerts_until_acknowledged(pit_boss, demo_casino, dea
     AuditFinding.objects.update(created_at=timezone.now())
     c = client_for(pit_boss)
     [alert] = alerts(c)
-    assert alert["kind"] == "card.impossible" and alert["title"].startswith("Impossible card")
+    assert alert["kind"] == "card.impossible" and alert["title"].startswith("A card the shoe cannot hold")
     assert decide(c, alert["id"], "acknowledge", "scanner misread, card verified").status_code == 200
     assert alerts(c) == []
     assert decide(c, alert["id"], "acknowledge").status_code == 409
