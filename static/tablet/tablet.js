@@ -380,6 +380,10 @@
       pretty(c.code),
       c.image ? el("img", { src: c.image, alt: "", class: "thumb" }) : null);
   }
+  // Card codes inside the engine's words ("8S 8H: Mixed Pair pays 6:1") as the faces a dealer reads.
+  function faces(text) {
+    return String(text || "").replace(/\b([2-9TJQKA])([SHDC])\b/g, (m) => pretty(m)).replace(/\bJK\b/g, "Joker");
+  }
   function pretty(code) {
     if (code === "JK") return "🃏";
     const suit = { S: "♠", H: "♥", D: "♦", C: "♣" }[code.slice(-1)];
@@ -407,7 +411,9 @@
     $("prompt").textContent = r.state === "paused" ? "Round paused: resume to continue" :
       r.state === "closed" ? (POT ? "Hand over: the pot is paid" : "Round closed") :
       r.state === "cancelled" ? "Round cancelled: every wager refunded" :
-      r.state === "mismatch" ? "Paid differs from due: pay the difference, or a pit boss approves" : text;
+      r.state === "mismatch" ? "Paid differs from due: pay the difference, or a pit boss approves" :
+      r.state === "settled" ? (POT ? "Hand settled: pay the pot as shown, then confirm" :
+        "Round settled: pay as shown, then confirm") : text;
     $("prompt").dataset.needs = playing ? n.needs : r.state;
     $("hint").hidden = !n.hint;
     $("hint").textContent = n.hint ? `Hint: ${n.hint}` : "";
@@ -545,7 +551,7 @@
         (ln.behind !== null && ln.behind !== undefined && !/^behind/.test(ln.bet) ? ", behind" : "") }),
       el("td", { text: ln.wager }), el("td", { text: ln.result }),
       el("td", { class: cents(ln.net) > 0 ? "win" : cents(ln.net) < 0 ? "lose" : "", text: ln.net }),
-      el("td", { class: "detail", text: ln.detail }))));
+      el("td", { class: "detail", text: faces(ln.detail) }))));
     const flag = $("approval-flag");
     flag.hidden = !r.approval_required;
     flag.textContent = r.approval_required ? `Pit-boss approval needed before paying: ${r.approval_reason}` : "";
