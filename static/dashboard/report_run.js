@@ -37,7 +37,11 @@
       .then(function (data) {
         show(data);
         if (data.status === "running") { window.setTimeout(function () { poll(url); }, INTERVAL_MS); }
-        else { button.disabled = false; }
+        else {
+          button.disabled = false;
+          var empty = document.getElementById("reports-empty");  // the list below was drawn before this report
+          if (empty && data.status === "done") { empty.firstElementChild.textContent = "The report of " + data.day + " is ready: its files are linked above."; }
+        }
       })
       .catch(function () { window.setTimeout(function () { poll(url); }, INTERVAL_MS * 3); });
   }
