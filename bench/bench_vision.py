@@ -24,7 +24,7 @@ from vision import recognize  # noqa: E402
 
 def _generated(kind: str, n: int) -> list[np.ndarray]:
     """``n`` seeded synthetic images of ``kind`` (shoe or table)."""
-    from vision.synth import CODES, shoe_image, table_image
+    from vision.tools.synth import CODES, shoe_image, table_image
 
     rng = np.random.default_rng(7)
     if kind == "shoe":

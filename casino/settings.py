@@ -151,6 +151,10 @@ DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite under a web server and a worker at once: wait for locks instead of failing at once.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # A transaction takes the write lock when it begins (BEGIN IMMEDIATE): a deferred one that reads
+    # first and then writes fails at once with "database is locked" when another process wrote in
+    # between, whatever the timeout (the web server and the worker of bin/run did exactly that).
+    DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
     # Tests use a file too: the in-memory database's shared cache fails a concurrent read at once
     # ("database table is locked") where a file waits for the lock, as the running system does.
     # One file per test process, so two test runs on one machine do not share (and delete) it.
@@ -217,7 +221,7 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 
-LOGIN_URL = "/admin/login/"
+LOGIN_URL = "/tablet/login/"  # one sign-in page for the tablet, the dashboard and the landing page
 
 
 def _positive(name: str, value: int) -> int:
@@ -342,7 +346,31 @@ AUDIT_FLAT_THRESHOLD_POINTS = (float(_number("AUDIT_FLAT_THRESHOLD_POINTS", "0",
 AUDIT_EARLY_SHUFFLE_TOLERANCE = int(_number("AUDIT_EARLY_SHUFFLE_TOLERANCE", "0", low=0, high=1000))
 AUDIT_PG_RANDOM_PAGE_COST = float(_number("AUDIT_PG_RANDOM_PAGE_COST", "1.1", low=0.1, high=100))
 AUDIT_REPORT_RECIPIENTS = env.list("AUDIT_REPORT_RECIPIENTS", default=[])
+# Table accounting (docs/accounting.md): counted win (tray, fills, credits, drop) may differ from the
+# tracked win of the rounds by this much before a shift is flagged (currency units; 0 flags any cent).
+ACCOUNTING_WIN_TOLERANCE = _number("ACCOUNTING_WIN_TOLERANCE", "1.00", low=0, high=1_000_000)
 THEORY_STRATEGY = env.str("THEORY_STRATEGY", default="improved")
+# Maker-checker: publishing a rule set or pay table needs a second games manager's approval.
+PUBLISH_NEEDS_SECOND_APPROVAL = env_bool("PUBLISH_NEEDS_SECOND_APPROVAL", default=True)
+
+# The push channel (docs/push.md): server-sent events through django-eventstream.  PUSH_REDIS_URL
+# (redis://host:6379/2) fans events out between processes over Redis pub/sub; unset, events are
+# delivered inside the process that wrote them (the embedded run: one web process).  No event store:
+# a client that reconnects reloads its view (polling stays the fallback), so no database writes per event.
+PUSH_REDIS_URL = env.str("PUSH_REDIS_URL", default="").strip()
+if PUSH_REDIS_URL:
+    from urllib.parse import urlparse as _urlparse
+
+    _push = _urlparse(PUSH_REDIS_URL)
+    if _push.scheme not in ("redis", "rediss") or not _push.hostname:
+        raise ImproperlyConfigured(f"PUSH_REDIS_URL={PUSH_REDIS_URL!r} is not a redis:// URL")
+    EVENTSTREAM_REDIS = {"host": _push.hostname, "port": _push.port or 6379,
+                         "db": int((_push.path or "/0").lstrip("/") or 0), "ssl": _push.scheme == "rediss"}
+    if _push.password:
+        EVENTSTREAM_REDIS["password"] = _push.password
+EVENTSTREAM_CHANNELMANAGER_CLASS = "tables.api.events.ChannelManager"
+# Seconds between the dashboard's fallback polls while the push stream is connected (and when not).
+PUSH_FALLBACK_POLL_SECONDS = int(_number("PUSH_FALLBACK_POLL_SECONDS", "60", low=5, high=3600))
 
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="audit@casino.local")

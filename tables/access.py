@@ -1,4 +1,4 @@
-"""The four roles as Django groups, with their permissions defined here in code.
+"""The roles as Django groups, with their permissions defined here in code.
 
 ``ensure_roles()`` makes each group hold exactly the permissions below (so it is idempotent and a
 permission removed here is removed from the group).  It runs after every ``migrate`` (post_migrate,
@@ -23,7 +23,9 @@ DEALER = "Dealer"
 PIT_BOSS = "Pit boss"
 GAMES_MANAGER = "Games manager"
 AUDITOR = "Auditor"
-ROLES = (DEALER, PIT_BOSS, GAMES_MANAGER, AUDITOR)
+CAGE_CASHIER = "Cage cashier"
+COUNT_TEAM = "Count team"
+ROLES = (DEALER, PIT_BOSS, GAMES_MANAGER, AUDITOR, CAGE_CASHIER, COUNT_TEAM)
 
 # Configuration models the games manager maintains (add/change/delete/view).
 _MANAGED = ("casino", "pit", "table", "ruleset", "paytable", "payline")
@@ -48,11 +50,17 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "tables.view_*",
         *[perm for model in _MANAGED for perm in _crud(model)],
         "tables.change_game",
+        "tables.add_deckdesign",  # deck designs are enrolled, never edited (a new set of scans is a new design)
         "tables.publish_ruleset",
         "tables.publish_paytable",
     ],
     # The auditor reads everything and changes nothing; sign-in attempts and lockouts (django-axes) too.
     AUDITOR: ["tables.view_*", "axes.view_*"],
+    # Table accounting (docs/accounting.md).  The cage issues fills and credits (and voids them); it sees
+    # the tables and the accounting, nothing of the rounds.
+    CAGE_CASHIER: ["tables.view_table", "tables.view_slip", "tables.view_accounting"],
+    # The count team counts the drop boxes and enters the drop (per table and shift).
+    COUNT_TEAM: ["tables.view_table", "tables.view_accounting", "tables.view_dropcount", "tables.add_dropcount"],
 }
 
 
@@ -69,7 +77,7 @@ def resolve(patterns: list[str], available: list[tuple[str, str]]) -> set[tuple[
 
 
 def ensure_roles(using: str = "default") -> dict[str, int]:
-    """Create or update the four groups so each holds exactly its permissions; return the counts."""
+    """Create or update the role groups so each holds exactly its permissions; return the counts."""
     from django.contrib.auth.models import Group, Permission
 
     perms = {
@@ -100,6 +108,7 @@ def ensure_roles_after_migrate(sender: Any, using: str = "default", **kwargs: An
 
 # Roles as the rights below name them: a group's name normalised ("Pit boss" -> "pit_boss").
 DEALER_ROLE, PIT_BOSS_ROLE, AUDITOR_ROLE, GAMES_MANAGER_ROLE = "dealer", "pit_boss", "auditor", "games_manager"
+CAGE_CASHIER_ROLE, COUNT_TEAM_ROLE = "cage_cashier", "count_team"
 
 
 def roles_of(user: Any) -> set[str]:
@@ -113,6 +122,16 @@ def roles_of(user: Any) -> set[str]:
             cached.add(PIT_BOSS_ROLE)
         user._casino_roles = cached
     return cached
+
+
+# Any of the casino's roles may read the floor (tables, rounds, their trails); other accounts may not.
+READ_ROLES = {DEALER_ROLE, PIT_BOSS_ROLE, AUDITOR_ROLE, GAMES_MANAGER_ROLE, "shift_manager"}
+
+
+def check_can_read(user: Any) -> None:
+    """Any of the casino roles may read the floor; other accounts may not."""
+    if not roles_of(user) & READ_ROLES:
+        raise PermissionDenied("you have no role at this casino")
 
 
 def is_pit_boss(user: Any) -> bool:
@@ -145,3 +164,25 @@ def check_pit_boss(actor: Any) -> None:
     """Refuse unless the actor is a pit boss."""
     if not is_pit_boss(actor):
         raise PermissionDenied("this needs a pit boss")
+
+
+def is_cage_cashier(user: Any) -> bool:
+    """The cage issues fills and credits (a superuser may act for it)."""
+    return CAGE_CASHIER_ROLE in roles_of(user) or bool(getattr(user, "is_superuser", False))
+
+
+def is_count_team(user: Any) -> bool:
+    """The count team enters the drop (a superuser may act for it)."""
+    return COUNT_TEAM_ROLE in roles_of(user) or bool(getattr(user, "is_superuser", False))
+
+
+def check_cage_cashier(actor: Any) -> None:
+    """Refuse unless the actor works the cage."""
+    if not is_cage_cashier(actor):
+        raise PermissionDenied("this needs a cage cashier")
+
+
+def check_count_team(actor: Any) -> None:
+    """Refuse unless the actor is on the count team."""
+    if not is_count_team(actor):
+        raise PermissionDenied("this needs the count team")

@@ -25,3 +25,7 @@ class TablesConfig(AppConfig):
         from .services.auth import connect_signals
 
         connect_signals()
+
+        from .services import push
+
+        push.connect_signals()  # the push channel: audit events published after commit (docs/push.md)

@@ -60,3 +60,13 @@ def audit_pg_random_page_cost() -> float:
 
 def audit_report_recipients() -> list[str]:
     return list(settings.AUDIT_REPORT_RECIPIENTS or [])
+
+
+def accounting_win_tolerance() -> Decimal:
+    """How far a shift's counted win may lie from its tracked win before it is a reconciliation finding."""
+    return Decimal(str(settings.ACCOUNTING_WIN_TOLERANCE))
+
+
+def publish_needs_second_approval() -> bool:
+    """Publishing a rule set or pay table waits for a second games manager (maker-checker)."""
+    return bool(settings.PUBLISH_NEEDS_SECOND_APPROVAL)

@@ -1,9 +1,11 @@
 """URL routes of the tables app (tablet API, dashboard pages)."""
 
 from django.contrib.auth.views import LogoutView
+from django.templatetags.static import static
 from django.urls import include, path
 from django.views.generic import RedirectView
 
+from tables.dashboard.landing import landing
 from tables.tablet import views
 
 urlpatterns = [
@@ -13,5 +15,8 @@ urlpatterns = [
     path("tablet/login/", views.TabletLoginView.as_view(), name="tablet-login"),
     path("tablet/logout/", LogoutView.as_view(next_page="/tablet/login/"), name="tablet-logout"),
     path("tablet/tables/<int:pk>/", views.tablet_table, name="tablet-table"),
-    path("", RedirectView.as_view(url="/admin/", permanent=False)),
+    path("logout/", LogoutView.as_view(next_page="/"), name="logout"),
+    path("", landing, name="landing"),
+    # Browsers ask for /favicon.ico on every page: our own icon rather than a 404 in every console.
+    path("favicon.ico", RedirectView.as_view(url=static("shared/favicon.svg"), permanent=True)),
 ]

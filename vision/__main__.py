@@ -16,12 +16,15 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 
-def _read(path: str) -> np.ndarray:
+def _read(path: str) -> npt.NDArray[Any]:
+    """The image in the file at ``path``, as decoded (any depth: ``recognize`` converts)."""
     p = Path(path)
     if not p.is_file():
         raise ValueError(f"no such file: {path}")
@@ -58,6 +61,12 @@ def main(argv: list[str] | None = None) -> int:
     gen.add_argument("--finnish", choices=("yes", "no"), default=None, help="with --design: Finnish indices (1, 11-13) or not")
     gen.add_argument("--court", default=None, help="with --design: the letters printed for J, Q, K (e.g. VDR, as French decks)")
     sub.add_parser("train", help="reproduce the shipped index classifier from the generator")
+    tc = sub.add_parser("train-cnn", help="reproduce the corner CNN (needs the 'train' extra: torch, onnx)")
+    tc.add_argument("--out", type=Path, default=None, help="the ONNX file to write (default: the shipped one)")
+    tc.add_argument("--cache", type=Path, default=None, help="a folder to keep the rendered corpus in")
+    tc.add_argument("--resume", type=Path, default=None, help="go on training from this exported model")
+    tc.add_argument("--minutes", type=float, default=16.0, help="wall-time budget of the training loop")
+    tc.add_argument("--max-lr", type=float, default=3e-3, help="peak learning rate of the one-cycle schedule")
     args = parser.parse_args(argv)
 
     cv2.setNumThreads(1)
@@ -97,19 +106,25 @@ def _run(args: argparse.Namespace) -> int:
                           "glyph_samples": len(profile), "seconds": round(time.perf_counter() - t, 2)}))
         return 0
     if args.command == "evaluate":
-        from .evaluate import evaluate
         from .profile import resolve
+        from .tools.evaluate import evaluate
 
         print(json.dumps(evaluate(args.folder, profile=resolve(args.profile)), indent=2))
         return 0
     if args.command == "generate":
-        from .synth import generate
+        from .tools.synth import generate
 
         finnish = None if args.finnish is None else args.finnish == "yes"
         print(generate(args.outdir, args.kind, args.n, args.seed, height=args.height, design=args.design,
                        font=args.font, finnish=finnish, court=args.court))
         return 0
-    from .train import train
+    if args.command == "train-cnn":
+        from .cnn import MODEL_PATH
+        from .tools.cnn_train import train_cnn
+
+        train_cnn(args.out or MODEL_PATH, cache=args.cache, resume=args.resume, minutes=args.minutes, max_lr=args.max_lr)
+        return 0
+    from .tools.train import train
 
     train()
     return 0

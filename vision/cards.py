@@ -5,27 +5,27 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .arrays import F32, U8, Contour, as_contour, u8
 from .config import RecognizerConfig
 
 
-def whiteness(image: np.ndarray) -> np.ndarray:
+def whiteness(image: U8) -> U8:
     """(H, W) uint8: the darkest channel — high on a white card, low on felt, plastic and ink."""
     b, g, r = cv2.split(image)
-    return cv2.min(cv2.min(b, g), r)  # numpy's min over the channel axis is ten times slower
+    return u8(cv2.min(cv2.min(b, g), r))  # numpy's min over the channel axis is ten times slower
 
 
-def card_mask(image: np.ndarray) -> np.ndarray:
+def card_mask(image: U8) -> U8:
     """(H, W) uint8 0/255 mask of card-white pixels, from a global Otsu split of the whiteness."""
     w = cv2.GaussianBlur(whiteness(image), (5, 5), 0)
     thr, mask = cv2.threshold(w, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     if thr < 60:  # a dark picture with nothing white on it: no card
-        return np.zeros_like(mask)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    return mask
+        return np.zeros(mask.shape, np.uint8)
+    return u8(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)))
 
 
-def quad_of(contour: np.ndarray) -> np.ndarray | None:
-    """The four corners (4, 2) float32 of the sharp rectangle around a (rounded) card contour, or None."""
+def quad_of(contour: Contour) -> F32:
+    """The four corners (4, 2) float32 of the sharp rectangle around a (rounded) card contour (N, 1, 2)."""
     hull = cv2.convexHull(contour)
     peri = cv2.arcLength(hull, True)
     approx = None
@@ -69,7 +69,7 @@ def quad_of(contour: np.ndarray) -> np.ndarray | None:
     return q
 
 
-def portrait_order(quad: np.ndarray) -> np.ndarray:
+def portrait_order(quad: F32) -> F32:
     """Corners clockwise (in image coordinates) starting so that the first side is a short side."""
     c = quad.mean(axis=0)
     ang = np.arctan2(quad[:, 1] - c[1], quad[:, 0] - c[0])
@@ -85,16 +85,16 @@ def portrait_order(quad: np.ndarray) -> np.ndarray:
     return q
 
 
-def card_contours(mask: np.ndarray, config: RecognizerConfig) -> list[np.ndarray]:
+def card_contours(mask: U8, config: RecognizerConfig) -> list[Contour]:
     """Outer contours of the white regions of a ``card_mask`` big enough to be (groups of) cards,
     largest first."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     area = mask.shape[0] * mask.shape[1]
-    big = [c for c in contours if cv2.contourArea(c) >= config.min_card_area * area]
+    big = [as_contour(c) for c in contours if cv2.contourArea(c) >= config.min_card_area * area]
     return sorted(big, key=cv2.contourArea, reverse=True)
 
 
-def card_shaped(contour: np.ndarray, min_fill: float, aspect: tuple[float, float]) -> bool:
+def card_shaped(contour: Contour, min_fill: float, aspect: tuple[float, float]) -> bool:
     """Whether an outline is one card's: it fills more than ``min_fill`` of its rotated box, whose
     long side over its short side lies strictly within ``aspect`` (a card is 88/63 = 1.40; the
     camera's tilt or a scan's perspective moves that)."""

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +48,14 @@ class RecognizerConfig:
     profile_duplicate: float = 0.97  # enrolment keeps one of a card's glyph samples this alike
     profile_joker_match: float = 0.85  # a corner with no index this like an enrolled Joker's: that Joker
     profile_joker_confidence: float = 0.93
+    # Which classifier reads an index corner: "mlp" (glyphs cut from the ink, the perceptron) or "cnn"
+    # (the corner CNN, ``cnn.py``, on the grey-level corner; an enrolled deck is still read by "mlp").
+    # The default comes from the environment variable VISION_CORNER_READER.
+    corner_reader: str = field(default_factory=lambda: os.environ.get("VISION_CORNER_READER", "mlp"))
+
+    def __post_init__(self) -> None:
+        if self.corner_reader not in ("mlp", "cnn"):
+            raise ValueError(f"corner_reader must be 'mlp' or 'cnn', got {self.corner_reader!r}")
 
 
 DEFAULT_CONFIG = RecognizerConfig()

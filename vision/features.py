@@ -5,12 +5,14 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .arrays import F32, U8
+
 SIDE = 20
 PROFILE = 10
 N_FEATURES = SIDE * SIDE + 2 * PROFILE + 5
 
 
-def glyph_features(mask: np.ndarray) -> np.ndarray:
+def glyph_features(mask: U8) -> F32:
     """Feature vector (float32, ``N_FEATURES``) of a glyph mask (H, W) uint8 with ink > 0.
 
     The glyph cropped to its ink, centred in a square keeping its aspect, at ``SIDE``×``SIDE``; its

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+import numpy.typing as npt
+
+from .arrays import U8
 
 MAX_PIXELS = 50_000_000
 
 
-def to_bgr8(image: object) -> np.ndarray:
+def to_bgr8(image: object) -> U8:
     """Return ``image`` as a contiguous (H, W, 3) uint8 BGR array.
 
     Accepts (H, W) grey, (H, W, 1), (H, W, 3) BGR and (H, W, 4) BGRA; uint8, uint16 (scaled), bool and
@@ -15,7 +20,7 @@ def to_bgr8(image: object) -> np.ndarray:
     """
     if not isinstance(image, np.ndarray):
         raise ValueError(f"expected a numpy array (H, W, 3) uint8 BGR, got {type(image).__name__}")
-    a = image
+    a: npt.NDArray[Any] = image  # of any pixel type until converted below
     if a.ndim == 3 and a.shape[2] == 1:
         a = a[:, :, 0]
     if a.ndim not in (2, 3) or (a.ndim == 3 and a.shape[2] not in (3, 4)):

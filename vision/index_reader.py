@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .arrays import F32, F64, I32, U8, Floats, i32, u8
 from .config import RecognizerConfig
 from .features import SIDE, glyph_features
 from .model import CLASSES, RANK_CLASSES, RANK_OF, SUIT_CLASSES, Mlp
@@ -25,7 +26,7 @@ class CornerRead:
     """What one corner says: ``probs`` (13, 4) over rank x suit, or None; ``joker_text`` when the
     corner shows a column of letters (a "JOKER" index) rather than rank over suit."""
 
-    probs: np.ndarray | None
+    probs: Floats | None  # (13, 4)
     joker_text: bool = False
     ink: bool = False  # whether the corner had any ink at all
     score: float = 0.0  # how much the rank glyph looks like a rank (not like a suit, a pip, junk)
@@ -42,7 +43,7 @@ _TWO_DIGITS = [RANKS.index(r) for r in "TJQK"]  # printed 10, 11, 12, 13 in Finn
 _RANK_INDEX = np.array([RANKS.index(RANK_OF[CLASSES[c]]) for c in RANK_CLASSES])  # class -> rank (A..K)
 
 
-def read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig,
+def read_corner(corner: U8, model: Mlp, config: RecognizerConfig,
                 rank_at: tuple[float, float] | None = None, px_scale: float = 1.0) -> CornerRead:
     """Read the index of an upright corner crop (h, w, 3) uint8 BGR.
 
@@ -93,10 +94,10 @@ def _strength(read: CornerRead) -> float:
     return 0.0 if read.probs is None else float(read.probs.max()) * min(1.0, read.score / 0.9)
 
 
-def ink_levels(crop: np.ndarray) -> tuple[np.ndarray, float, float, float]:
+def ink_levels(crop: U8) -> tuple[U8, float, float, float]:
     """A BGR crop's grey (darkest channel), its ink and paper levels, and Otsu's cut between them."""
     b, g, r = cv2.split(crop)
-    grey = cv2.min(cv2.min(b, g), r)
+    grey = u8(cv2.min(cv2.min(b, g), r))
     # Quantiles by partition: np.percentile's overhead is most of a small crop's cost.
     flat = grey.ravel()
     k_lo, k_hi = int(0.02 * (flat.size - 1)), int(0.90 * (flat.size - 1))
@@ -116,9 +117,9 @@ def cut_level(lo: float, hi: float, otsu: float, cut: str = "otsu") -> float:
     return min(otsu, hi - 0.35 * (hi - lo))
 
 
-def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cut: str,  # noqa: C901
+def _read_corner(corner: U8, model: Mlp, config: RecognizerConfig, *, cut: str,  # noqa: C901
                  rank_at: tuple[float, float] | None, px_scale: float,
-                 levels: tuple[np.ndarray, float, float, float]) -> CornerRead:
+                 levels: tuple[U8, float, float, float]) -> CornerRead:
     grey, lo, hi, otsu = levels
     if hi - lo < 40:
         return _EMPTY
@@ -133,17 +134,18 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cu
     if down or across:
         lines = np.zeros_like(ink)
         if down:
-            lines |= cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, tall)))
+            lines |= u8(cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, tall))))
         if across:
             # (Beyond the crop's left side is the card's edge: a suit cut there runs on as no line.)
             padded = cv2.copyMakeBorder(ink, 0, 0, wide, 0, cv2.BORDER_CONSTANT, value=0)
-            opened = cv2.morphologyEx(padded, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (wide, 1)))
+            opened = u8(cv2.morphologyEx(padded, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (wide, 1))))
             lines |= opened[:, wide:]
-        ink &= 1 - cv2.dilate(lines, np.ones((3, 3), np.uint8))
+        ink &= 1 - u8(cv2.dilate(lines, np.ones((3, 3), np.uint8)))
     edge = max(2, int(round(0.012 * (w / 0.3))))  # ~1 % of the card's width: the rectified edge's sliver
     ink[:, :edge] = 0
     ink[:edge, :] = 0
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    n, cc_labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    labels = i32(cc_labels)
     xs, ys, cws, chs, areas = stats[:, 0], stats[:, 1], stats[:, 2], stats[:, 3], stats[:, 4]
     keep = (areas >= 0.0015 * h * w) & (chs >= 0.035 * h) & (chs <= 0.6 * h) & (cws <= 0.8 * w)
     # Cut by the crop: the card's edge, a shadow, or art running into the corner.
@@ -234,8 +236,8 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cu
         # A column of letters whose second is no suit: "JOKER" down the corner.  (A rank over a
         # plain suit with more glyphs under it, a chip's rim or pips, is an index.)
         return _JOKER_TEXT
-    pr = np.bincount(_RANK_INDEX, weights=p[0, list(RANK_CLASSES)], minlength=13)
-    ps = p[1, list(SUIT_CLASSES)]
+    pr = np.bincount(_RANK_INDEX, weights=p[0, list(RANK_CLASSES)], minlength=13).astype(np.float64, copy=False)
+    ps: Floats = p[1, list(SUIT_CLASSES)]  # float32 here, float64 once weighed below
     rank_mass = float(pr.sum())  # of every class, junk included: does the glyph look like a rank at all?
     if rank_at is not None and rank_mass >= config.index_rank_score:
         # Turned back, the rank glyph looks more like a rank than as it stands: a hypothesis turned
@@ -274,7 +276,7 @@ def _read_corner(corner: np.ndarray, model: Mlp, config: RecognizerConfig, *, cu
                       suit_at=(sx + sw / 2, sy + sh / 2), lone_one=lone_one)
 
 
-def redness(pixels: np.ndarray) -> float:
+def redness(pixels: U8) -> float:
     """Mean R - max(G, B) of BGR ``pixels`` (N, 3): high for red ink, about 0 for black or grey."""
     if len(pixels) == 0:
         return 0.0
@@ -282,8 +284,8 @@ def redness(pixels: np.ndarray) -> float:
     return float(np.mean(pix[:, 2] - np.maximum(pix[:, 0], pix[:, 1])))
 
 
-def _split_pale_rank(grey: np.ndarray, labels: np.ndarray, rank: tuple[int, int, int, int, int], lo: float,
-                     hi: float) -> tuple[np.ndarray, tuple[int, int, int, int, int], tuple[int, int, int, int, int]] | None:
+def _split_pale_rank(grey: U8, labels: I32, rank: tuple[int, int, int, int, int], lo: float,
+                     hi: float) -> tuple[I32, tuple[int, int, int, int, int], tuple[int, int, int, int, int]] | None:
     """A "rank" blob that is a pale rank over a dark suit, run together: cut across where the dark
     ink of its lower part begins.  Returns the relabelled ``labels`` and the (y, x, w, h, label) of
     the rank and of the suit, or None when the blob holds no such dark lower part."""
@@ -309,7 +311,7 @@ def _split_pale_rank(grey: np.ndarray, labels: np.ndarray, rank: tuple[int, int,
     return out, rank_box, suit_box
 
 
-def _same_shape(a: np.ndarray, b: np.ndarray) -> float:
+def _same_shape(a: F32, b: F32) -> float:
     """Correlation (-1 to 1) of two glyphs' ``glyph_features`` images (each squared up on its ink and
     brought to one size)."""
     fa, fb = a[: SIDE * SIDE], b[: SIDE * SIDE]
@@ -317,7 +319,7 @@ def _same_shape(a: np.ndarray, b: np.ndarray) -> float:
     return float(fa @ fb / (np.linalg.norm(fa) * np.linalg.norm(fb) + 1e-9))
 
 
-def _blur_suit(ps: np.ndarray, height_px: float, config: RecognizerConfig) -> np.ndarray:
+def _blur_suit(ps: Floats, height_px: float, config: RecognizerConfig) -> Floats:
     """Suit probabilities (S, H, D, C) made as unsure as a suit ``height_px`` tall in the photograph
     is: the two suits of each colour are mixed towards even odds, fully at ``suit_px_blind`` and below,
     not at all from ``suit_px_sharp``; the colour stays as read."""
@@ -342,7 +344,7 @@ def _letter_column(comps: list[tuple[int, int, int, int, int]], rx: int, rw: int
     return sum(1 for g in gaps[:4] if -0.2 * rh < g < 0.8 * rh) >= 3
 
 
-def bays(mask: np.ndarray) -> tuple[int, int]:
+def bays(mask: U8) -> tuple[int, int]:
     """Deep bays of a glyph's outline: (in its upper 60 %, in its top 40 % near the centre line).
 
     A club's three lobes leave two deep bays high up, a spade none (its bays are at the stem); a
@@ -374,7 +376,7 @@ def bays(mask: np.ndarray) -> tuple[int, int]:
     return upper, notch
 
 
-def suit_shape_prior(mask: np.ndarray, height_px: float, config: RecognizerConfig) -> np.ndarray:
+def suit_shape_prior(mask: U8, height_px: float, config: RecognizerConfig) -> F64:
     """A weight per suit (S, H, D, C) from the outline's bays (see ``bays``) of a suit ``height_px``
     tall in the photograph.
 
@@ -385,6 +387,6 @@ def suit_shape_prior(mask: np.ndarray, height_px: float, config: RecognizerConfi
     """
     missing = config.suit_bay_missing if height_px >= config.suit_bays_px else 1.0
     upper, notch = bays(mask)
-    black = np.array([0.01, 1.0, 1.0, 1.0]) if upper >= 1 else np.array([1.0, 1.0, 1.0, missing])
-    red = np.array([1.0, 1.0, 0.01, 1.0]) if notch >= 1 else np.array([1.0, missing, 1.0, 1.0])
+    black = np.array([0.01, 1.0, 1.0, 1.0] if upper >= 1 else [1.0, 1.0, 1.0, missing], np.float64)
+    red = np.array([1.0, 1.0, 0.01, 1.0] if notch >= 1 else [1.0, missing, 1.0, 1.0], np.float64)
     return black * red

@@ -15,6 +15,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
+from .arrays import F32, U8, Floats, i32, u8
 from .config import RecognizerConfig
 from .features import glyph_features
 from .index_reader import CornerRead, cut_level, ink_levels, redness, suit_shape_prior
@@ -27,8 +28,8 @@ REGION_W, REGION_H = 0.62, 0.45
 ACE_W, ACE_H = 0.8, 0.75
 
 
-def pip_suit_weights(image: np.ndarray, quad: np.ndarray, model: Mlp, config: RecognizerConfig,
-                     read: CornerRead, px_scale: float, *, ace: bool = False) -> np.ndarray | None:
+def pip_suit_weights(image: U8, quad: F32, model: Mlp, config: RecognizerConfig,
+                     read: CornerRead, px_scale: float, *, ace: bool = False) -> Floats | None:
     """Weights over the suits (S, H, D, C) from the pip nearest the index of the card ``quad`` (TL, TR,
     BR, BL, the index top left), or None when no pip of the index's colour reads plainly as a suit.
     For an ``ace`` the pip is its one large pip in the middle of the card.
@@ -43,12 +44,13 @@ def pip_suit_weights(image: np.ndarray, quad: np.ndarray, model: Mlp, config: Re
     m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
     region_w, region_h, largest = (ACE_W, ACE_H, 0.4) if ace else (REGION_W, REGION_H, 0.2)
     size = (int(region_w * w), int(region_h * h))
-    crop = cv2.warpPerspective(image, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    crop = u8(cv2.warpPerspective(image, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
     grey, lo, hi, otsu = ink_levels(crop)
     if hi - lo < 40:
         return None
     ink = (grey < cut_level(lo, hi, otsu)).astype(np.uint8)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    _, cc_labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    labels = i32(cc_labels)
     xs, ys, cws, chs, areas = (stats[:, i] for i in range(5))
     per_px = k / max(px_scale, 1e-6)  # crop pixels per pixel of the photograph
     big = max(1.25 * read.suit_px, config.pip_min_px) * per_px  # larger than the index's suit
@@ -57,29 +59,30 @@ def pip_suit_weights(image: np.ndarray, quad: np.ndarray, model: Mlp, config: Re
     ok &= (xs > 0) & (ys > 0) & (xs + cws < size[0]) & (ys + chs < size[1])
     ok[0] = False
     red = float(read.probs[:, [1, 2]].sum()) > float(read.probs[:, [0, 3]].sum())
-    cands, masks = [], []
-    for i in np.nonzero(ok)[0]:
-        box = (slice(ys[i], ys[i] + chs[i]), slice(xs[i], xs[i] + cws[i]))
-        mask = labels[box] == i
+    cands: list[int] = []
+    masks: list[U8] = []
+    for label in np.nonzero(ok)[0]:
+        box = (slice(ys[label], ys[label] + chs[label]), slice(xs[label], xs[label] + cws[label]))
+        mask = labels[box] == label
         if (redness(crop[box][mask]) > config.red_threshold) == red:
-            cands.append(int(i))
+            cands.append(int(label))
             masks.append(mask.astype(np.uint8) * 255)
     if not cands:
         return None
     p = model.probabilities(np.stack([glyph_features(mk) for mk in masks]))
     pair = [1, 2] if red else [0, 3]
     suit_at = (read.suit_at[0] * k, read.suit_at[1] * k)
-    lines = None
+    lines: U8 | None = None
     # The pip nearest the corner is the card's own (further on there may be another card's).
     for j in sorted(range(len(cands)), key=lambda j: ys[cands[j]] + xs[cands[j]]):
-        suits = p[j, list(SUIT_CLASSES)]
+        suits: Floats = p[j, list(SUIT_CLASSES)]
         if suits.sum() < config.pip_suit_mass:
             continue
         i = cands[j]
         if lines is None:
-            lines = cv2.Canny(cv2.GaussianBlur(grey, (3, 3), 0), 20, 50)
-            lines[cv2.dilate(ink, np.ones((5, 5), np.uint8)) > 0] = 0
-            lines = cv2.dilate(lines, np.ones((3, 3), np.uint8))
+            edges = u8(cv2.Canny(cv2.GaussianBlur(grey, (3, 3), 0), 20, 50))
+            edges[cv2.dilate(ink, np.ones((5, 5), np.uint8)) > 0] = 0
+            lines = u8(cv2.dilate(edges, np.ones((3, 3), np.uint8)))
         if _crossed(lines, suit_at, (xs[i] + cws[i] / 2, ys[i] + chs[i] / 2)):
             # A line between the index and the pip (another card's edge over this one, a court
             # card's frame): the pip is not this card's own.
@@ -91,7 +94,7 @@ def pip_suit_weights(image: np.ndarray, quad: np.ndarray, model: Mlp, config: Re
     return None
 
 
-def _crossed(lines: np.ndarray, a: tuple[float, float], b: tuple[float, float]) -> bool:
+def _crossed(lines: U8, a: tuple[float, float], b: tuple[float, float]) -> bool:
     """Whether the segment from ``a`` to ``b`` (x, y) meets a line pixel."""
     n = int(max(abs(b[0] - a[0]), abs(b[1] - a[1]))) + 1
     xs = np.rint(np.linspace(a[0], b[0], n)).astype(int).clip(0, lines.shape[1] - 1)
@@ -99,7 +102,7 @@ def _crossed(lines: np.ndarray, a: tuple[float, float], b: tuple[float, float]) 
     return bool(lines[ys, xs].any())
 
 
-def with_pip_suit(read: CornerRead, weights: np.ndarray) -> CornerRead:
+def with_pip_suit(read: CornerRead, weights: Floats) -> CornerRead:
     """``read`` with its suit odds weighed by a pip's ``weights`` (its total probability kept)."""
     assert read.probs is not None
     probs = read.probs * weights[None, :]

@@ -20,11 +20,13 @@ import os
 import zipfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
+from .arrays import F32, I64, U8, Floats, f32, u8
 from .config import DEFAULT_CONFIG, RecognizerConfig
 from .features import N_FEATURES, PROFILE, SIDE
 from .model import CLASSES, RANK_CLASSES, RANK_OF, SUIT_CLASSES, Mlp, load_model
@@ -50,11 +52,27 @@ def parse_code(raw: object) -> str | None:
     return s if s in CODES else None
 
 
-def _vectors(feats: np.ndarray) -> np.ndarray:
+def _vectors(feats: F32) -> F32:
     """The compared part of glyph features (N, F), centred and of unit length (rows)."""
     v = feats[:, :_SHAPE].astype(np.float32)
     v = v - v.mean(axis=1, keepdims=True)
-    return v / (np.linalg.norm(v, axis=1, keepdims=True) + 1e-9)
+    unit: F32 = v / (np.linalg.norm(v, axis=1, keepdims=True) + 1e-9)  # (numpy's stubs: norm is Any)
+    return unit
+
+
+class _Enrolled(NamedTuple):
+    """The enrolled glyphs of one kind (rank or suit), grouped by class so that one reduceat gives
+    each class's nearest glyph."""
+
+    vecs: F32  # (N, _SHAPE): ``_vectors`` of the glyphs, class by class
+    classes: I64  # (C,): the classes enrolled, ascending
+    starts: I64  # (C,): where each class's rows begin in ``vecs``
+
+
+def _enrolled(of: I64, feats: F32) -> _Enrolled:
+    order = np.argsort(of, kind="stable")
+    classes, starts = np.unique(of[order], return_index=True)
+    return _Enrolled(_vectors(feats[order]), classes, starts.astype(np.int64, copy=False))
 
 
 @dataclass(frozen=True, eq=False)
@@ -62,52 +80,48 @@ class DeckProfile:
     """Enrolled index glyphs: for sample i, its card ``codes[i]`` and the features of its rank glyph
     and suit glyph (``rank_feats[i]``, ``suit_feats[i]``)."""
 
-    codes: np.ndarray  # (N,) str
-    rank_feats: np.ndarray  # (N, N_FEATURES) float32
-    suit_feats: np.ndarray  # (N, N_FEATURES) float32
-    joker_maps: np.ndarray  # (K, JOKER_MAP) float32: the enrolled Jokers' corners (``corner_map``)
+    codes: npt.NDArray[np.str_]  # (N,)
+    rank_feats: F32  # (N, N_FEATURES)
+    suit_feats: F32  # (N, N_FEATURES)
+    joker_maps: F32  # (K, JOKER_MAP): the enrolled Jokers' corners (``corner_map``)
     meta: dict[str, Any] = field(default_factory=dict)
+    _ranks: _Enrolled = field(init=False, repr=False)
+    _suits: _Enrolled = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         cards = np.array([c != "JK" for c in self.codes], bool)
-        for name, of, feats in (
-            ("rank", np.array([RANKS.index(c[0]) for c in self.codes[cards]], np.int64), self.rank_feats[cards]),
-            ("suit", np.array([SUITS.index(c[1]) for c in self.codes[cards]], np.int64), self.suit_feats[cards]),
-        ):
-            # Grouped by class, so that one reduceat gives each class's nearest glyph.
-            order = np.argsort(of, kind="stable")
-            classes, starts = np.unique(of[order], return_index=True)
-            object.__setattr__(self, f"_{name}_vecs", _vectors(feats[order]))
-            object.__setattr__(self, f"_{name}_classes", classes)
-            object.__setattr__(self, f"_{name}_starts", starts)
+        ranks = np.array([RANKS.index(c[0]) for c in self.codes[cards]], np.int64)
+        suits = np.array([SUITS.index(c[1]) for c in self.codes[cards]], np.int64)
+        object.__setattr__(self, "_ranks", _enrolled(ranks, self.rank_feats[cards]))
+        object.__setattr__(self, "_suits", _enrolled(suits, self.suit_feats[cards]))
 
     def __len__(self) -> int:
         return len(self.codes)
 
-    def joker_likeness(self, corner: np.ndarray) -> float:
+    def joker_likeness(self, corner: U8) -> float:
         """How much an index corner crop (upright, canonical) looks like an enrolled Joker's corner
         (correlation of ``corner_map``; 0 when no Joker was enrolled or the corner is blank)."""
         if not len(self.joker_maps):
             return 0.0
         return float(np.max(self.joker_maps @ corner_map(corner)))
 
-    def _best(self, vecs: np.ndarray, name: str, k: int) -> np.ndarray:
+    @staticmethod
+    def _best(vecs: F32, enrolled: _Enrolled, k: int) -> F32:
         """(M, k): each glyph's highest correlation with an enrolled glyph of each class (-1: none enrolled)."""
         best = np.full((len(vecs), k), -1.0, np.float32)
-        enrolled = getattr(self, f"_{name}_vecs")
-        if len(enrolled):
+        if len(enrolled.vecs):
             # A glyph or two against many: einsum's own loop.  BLAS would split so thin a product
             # across threads, which on a busy machine took 20-40 ms instead of under one.
-            sims = np.einsum("ij,kj->ik", vecs, enrolled) if len(vecs) <= 4 else vecs @ enrolled.T
-            best[:, getattr(self, f"_{name}_classes")] = np.maximum.reduceat(sims, getattr(self, f"_{name}_starts"), axis=1)
+            sims = np.einsum("ij,kj->ik", vecs, enrolled.vecs) if len(vecs) <= 4 else vecs @ enrolled.vecs.T
+            best[:, enrolled.classes] = np.maximum.reduceat(sims, enrolled.starts, axis=1)
         return best
 
-    def rank_likeness(self, feats: np.ndarray, config: RecognizerConfig = DEFAULT_CONFIG) -> np.ndarray:
+    def rank_likeness(self, feats: F32, config: RecognizerConfig = DEFAULT_CONFIG) -> Floats:
         """(M,): how surely each glyph is one of the enrolled rank glyphs (0 to 1)."""
-        best = self._best(_vectors(feats), "rank", 13).max(axis=1)
+        best = self._best(_vectors(feats), self._ranks, 13).max(axis=1)
         return _weight(best, config.profile_match_lo, config.profile_match_hi)
 
-    def weigh(self, feats: np.ndarray, p: np.ndarray, config: RecognizerConfig = DEFAULT_CONFIG) -> np.ndarray:
+    def weigh(self, feats: F32, p: F32, config: RecognizerConfig = DEFAULT_CONFIG) -> F32:
         """Class probabilities ``p`` (M, classes) of glyphs ``feats`` whose first row is a rank
         glyph and second a suit glyph, with those two rows weighed by the enrolled glyphs.
 
@@ -117,8 +131,8 @@ class DeckProfile:
         (suits: ``profile_suit_lo`` and ``profile_suit_hi``)."""
         out = p.copy()
         vecs = _vectors(feats[:2])
-        rank_best = self._best(vecs[:1], "rank", 13)[0]
-        suit_best = self._best(vecs[1:2], "suit", 4)[0]
+        rank_best = self._best(vecs[:1], self._ranks, 13)[0]
+        suit_best = self._best(vecs[1:2], self._suits, 4)[0]
         for row, best, classes, generic, lo, hi in (
             (0, rank_best, _RANK_CLASS, np.bincount(_CLASS_RANK, weights=p[0, list(RANK_CLASSES)], minlength=13),
              config.profile_match_lo, config.profile_match_hi),
@@ -149,21 +163,22 @@ class DeckProfile:
 JOKER_MAP = 12 * 20
 
 
-def corner_map(corner: np.ndarray) -> np.ndarray:
+def corner_map(corner: U8) -> F32:
     """An index corner crop (h, w, 3) BGR as a small map of its ink (12 x 20, centred, unit length;
     zeros for a blank corner): what a Joker without an index shows there (its art, or nothing)."""
     from .index_reader import ink_levels
 
     grey, lo, hi, _ = ink_levels(corner)
     ink = np.clip((hi - grey.astype(np.float32)) / max(hi - lo, 40.0), 0.0, 1.0)
-    v = cv2.resize(ink, (12, 20), interpolation=cv2.INTER_AREA).ravel()
-    v = v - v.mean()
+    small = f32(cv2.resize(ink, (12, 20), interpolation=cv2.INTER_AREA)).ravel()
+    v: F32 = small - small.mean()
     n = float(np.linalg.norm(v))
-    return (v / n if n > 1e-3 else np.zeros_like(v)).astype(np.float32)
+    return (v / n).astype(np.float32) if n > 1e-3 else np.zeros_like(v)
 
 
-def _weight(best: np.ndarray, lo: float, hi: float) -> np.ndarray:
-    return np.clip((best - lo) / (hi - lo), 0.0, 1.0)
+def _weight(best: Floats, lo: float, hi: float) -> Floats:
+    weight: Floats = np.clip((best - lo) / (hi - lo), 0.0, 1.0)
+    return weight
 
 
 def load_profile(path: str | Path) -> DeckProfile:
@@ -243,27 +258,30 @@ class _Recorder:
     corner read last, and leaves the read as it is."""
 
     def __init__(self) -> None:
-        self.got: tuple[np.ndarray, np.ndarray] | None = None
+        self.got: tuple[F32, F32] | None = None
 
-    def weigh(self, feats: np.ndarray, p: np.ndarray, config: RecognizerConfig = DEFAULT_CONFIG) -> np.ndarray:
+    def weigh(self, feats: F32, p: F32, config: RecognizerConfig = DEFAULT_CONFIG) -> F32:
         self.got = (feats[0].copy(), feats[1].copy())
         return p
 
-    def rank_likeness(self, feats: np.ndarray, config: RecognizerConfig = DEFAULT_CONFIG) -> np.ndarray:
+    def rank_likeness(self, feats: F32, config: RecognizerConfig = DEFAULT_CONFIG) -> Floats:
         return np.zeros(len(feats))
 
+    def joker_likeness(self, corner: U8) -> float:
+        return 0.0
 
-def _read_image(path: Path) -> np.ndarray:
+
+def _read_image(path: Path) -> U8:
     if not path.is_file():
         raise ValueError(f"{path}: image file missing")
     data = np.fromfile(str(path), dtype=np.uint8)
     img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if img is None:
         raise ValueError(f"{path}: not an image, or a corrupt or truncated one")
-    return img
+    return u8(img)
 
 
-def _corners(raw: object, where: str) -> np.ndarray:
+def _corners(raw: object, where: str) -> F32:
     try:
         quad = np.asarray(raw, np.float64)
     except (TypeError, ValueError):
@@ -273,7 +291,7 @@ def _corners(raw: object, where: str) -> np.ndarray:
     return quad.astype(np.float32)
 
 
-def _shoe_quad(img: np.ndarray, path: Path, config: RecognizerConfig) -> np.ndarray:
+def _shoe_quad(img: U8, path: Path, config: RecognizerConfig) -> F32:
     """The card of a one-card scan, found as the reader finds it (its orientation unknown)."""
     from .cards import card_contours, card_mask, portrait_order, quad_of
 
@@ -286,23 +304,23 @@ def _shoe_quad(img: np.ndarray, path: Path, config: RecognizerConfig) -> np.ndar
     return portrait_order(quad)
 
 
-def corner_crop(image: np.ndarray, quad: np.ndarray, config: RecognizerConfig) -> np.ndarray:
+def corner_crop(image: U8, quad: F32, config: RecognizerConfig) -> U8:
     """The top-left index corner of the card ``quad`` (TL, TR, BR, BL), rectified as the reader does."""
     w, h = config.card_width, config.card_height
     dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
     m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
     size = (int(config.corner_w * w), int(config.corner_h * h))
-    return cv2.warpPerspective(image, m, size, flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
+    return u8(cv2.warpPerspective(image, m, size, flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE))
 
 
-def _samples(img: np.ndarray, quads: list[np.ndarray], config: RecognizerConfig, model: Mlp,
-             recorder: _Recorder) -> list[tuple[np.ndarray, np.ndarray]]:
+def _samples(img: U8, quads: list[F32], config: RecognizerConfig, model: Mlp,
+             recorder: _Recorder) -> list[tuple[F32, F32]]:
     """Rank and suit glyph features of the index top left in each of ``quads``, from each ink cut."""
     from .index_reader import _read_corner, ink_levels
     from .read import _px_scale
 
     h = config.card_height
-    out: list[tuple[np.ndarray, np.ndarray]] = []
+    out: list[tuple[F32, F32]] = []
     for quad in quads:
         sharp = corner_crop(img, quad, config)
         size = (sharp.shape[1], sharp.shape[0])
@@ -315,7 +333,7 @@ def _samples(img: np.ndarray, quads: list[np.ndarray], config: RecognizerConfig,
                 f = card_px / h
                 small = cv2.resize(sharp, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
                 small = cv2.GaussianBlur(small, (0, 0), 0.6)
-                corner, px = cv2.resize(small, size, interpolation=cv2.INTER_CUBIC), f
+                corner, px = u8(cv2.resize(small, size, interpolation=cv2.INTER_CUBIC)), f
             elif card_px is not None:
                 continue
             levels = ink_levels(corner)
@@ -336,9 +354,9 @@ def enroll(dirs: list[str | Path], config: RecognizerConfig = DEFAULT_CONFIG) ->
     recorder = _Recorder()
     model = replace(load_model(), profile=recorder)
     codes: list[str] = []
-    ranks: list[np.ndarray] = []
-    suits: list[np.ndarray] = []
-    jokers: list[np.ndarray] = []
+    ranks: list[F32] = []
+    suits: list[F32] = []
+    jokers: list[F32] = []
     cards: dict[str, int] = {}
     for d in dirs:
         folder = Path(d)
@@ -396,7 +414,7 @@ def enroll(dirs: list[str | Path], config: RecognizerConfig = DEFAULT_CONFIG) ->
                        np.array(jokers, np.float32).reshape(-1, JOKER_MAP), meta)
 
 
-def _novel(codes: np.ndarray, ranks: np.ndarray, suits: np.ndarray, same: float) -> np.ndarray:
+def _novel(codes: npt.NDArray[np.str_], ranks: F32, suits: F32, same: float) -> I64:
     """Indices of the samples worth keeping: of a card's samples whose rank and suit glyphs both
     correlate ``same`` or more with a sample kept before, one is enough (the profile stays small and
     fast to read with however many scans of a card are enrolled)."""

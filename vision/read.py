@@ -7,6 +7,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from .arrays import F32, U8, Floats, u8
 from .config import RecognizerConfig
 from .index_reader import RANKS, SUITS, CornerRead, read_corner
 from .model import Mlp
@@ -15,7 +16,7 @@ from .pips import pip_suit_weights, with_pip_suit
 CODES = [r + s for r in RANKS for s in SUITS]
 
 
-def read_corner_at(image: np.ndarray, quad: np.ndarray, model: Mlp, config: RecognizerConfig,
+def read_corner_at(image: U8, quad: F32, model: Mlp, config: RecognizerConfig,
                    rank_at: tuple[float, float] | None = None) -> CornerRead:
     """Read the index in the top-left corner of the card ``quad`` (TL, TR, BR, BL), warping only that
     corner; ``rank_at`` is where the rank glyph is, as fractions of the card's width and height."""
@@ -23,12 +24,16 @@ def read_corner_at(image: np.ndarray, quad: np.ndarray, model: Mlp, config: Reco
     dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
     m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
     size = (int(config.corner_w * w), int(config.corner_h * h))
-    corner = cv2.warpPerspective(image, m, size, flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
+    corner = u8(cv2.warpPerspective(image, m, size, flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE))
+    if config.corner_reader == "cnn" and model.profile is None:
+        from .cnn import read_corner_cnn
+
+        return read_corner_cnn(corner)
     at = None if rank_at is None else (rank_at[0] * w, rank_at[1] * h)
     return read_corner(corner, model, config, at, _px_scale(quad, config))
 
 
-def with_pips(image: np.ndarray, quad: np.ndarray, model: Mlp, config: RecognizerConfig, read: CornerRead) -> CornerRead:
+def with_pips(image: U8, quad: F32, model: Mlp, config: RecognizerConfig, read: CornerRead) -> CornerRead:
     """``read`` (of the index top left in ``quad``) with a suit too small to tell its shape weighed by
     the card's first pip."""
     if read.probs is None or read.suit_px >= config.suit_bays_px:
@@ -45,7 +50,7 @@ def with_pips(image: np.ndarray, quad: np.ndarray, model: Mlp, config: Recognize
     return read if weights is None else with_pip_suit(read, weights)
 
 
-def _px_scale(quad: np.ndarray, config: RecognizerConfig) -> float:
+def _px_scale(quad: F32, config: RecognizerConfig) -> float:
     """Photograph pixels per pixel of the canonical card (its mean side lengths against the canonical ones)."""
     q = quad.astype(np.float64)
     across = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / (2 * config.card_width)
@@ -53,13 +58,13 @@ def _px_scale(quad: np.ndarray, config: RecognizerConfig) -> float:
     return float(across + down) / 2
 
 
-def card_from_corner(read: CornerRead, quad: np.ndarray, config: RecognizerConfig) -> dict[str, Any]:
+def card_from_corner(read: CornerRead, quad: F32, config: RecognizerConfig) -> dict[str, Any]:
     """The contract's card for a card of which only the top-left index could be read."""
     code, confidence, guesses, _ = _combine(read, CornerRead(None), config, False)
     return _card(code, confidence, guesses, quad, config)
 
 
-def read_card(image: np.ndarray, quad: np.ndarray, model: Mlp, config: RecognizerConfig, *,
+def read_card(image: U8, quad: F32, model: Mlp, config: RecognizerConfig, *,
               pips: bool = False) -> dict[str, Any]:
     """Read the card whose corners are ``quad`` (clockwise, portrait order guessed) from both its
     index corners.  Returns the contract's fields: code, confidence, corners (TL, TR, BR, BL as
@@ -95,7 +100,7 @@ def _rank_like(read: CornerRead, config: RecognizerConfig) -> CornerRead:
     return read
 
 
-def _card(code: str, confidence: float, guesses: list[dict[str, Any]], corners: np.ndarray,
+def _card(code: str, confidence: float, guesses: list[dict[str, Any]], corners: F32,
           config: RecognizerConfig) -> dict[str, Any]:
     out: dict[str, Any] = {
         "code": code if confidence >= config.unknown_below else "unknown",
@@ -108,7 +113,7 @@ def _card(code: str, confidence: float, guesses: list[dict[str, Any]], corners: 
 
 
 def _combine(top: CornerRead, bottom: CornerRead, config: RecognizerConfig, both: bool) -> tuple[str, float, list[dict[str, Any]], bool]:
-    reads = [r for r in (top, bottom) if r.probs is not None]
+    reads = [r.probs for r in (top, bottom) if r.probs is not None]
     if not reads:
         if top.joker_text or bottom.joker_text:
             return "JK", 0.93, [{"code": "JK", "confidence": 0.93}], False
@@ -118,24 +123,25 @@ def _combine(top: CornerRead, bottom: CornerRead, config: RecognizerConfig, both
             return "JK", c, [{"code": "JK", "confidence": c}], False
         c = config.joker_no_index_confidence * 0.6
         return "JK", c, [{"code": "JK", "confidence": c}], False
+    p: Floats
     if len(reads) == 2:
-        p1, p2 = top.probs, bottom.probs
-        joint = p1 * p2  # type: ignore[operator]
-        p = joint / joint.sum() if joint.sum() > 1e-12 else (p1 + p2) / 2  # type: ignore[operator]
+        p1, p2 = reads
+        joint = p1 * p2
+        p = joint / joint.sum() if joint.sum() > 1e-12 else (p1 + p2) / 2
         best = int(np.argmax(p))
         # Calibration: a confident read needs both corners to say the same card with confidence;
         # the geometric mean keeps one sure corner from covering for an unsure one, and a
         # disagreement caps the confidence so that the tablet asks.
-        agree = int(np.argmax(p1)) == int(np.argmax(p2)) == best  # type: ignore[arg-type]
-        a, b = float(p1.ravel()[best]), float(p2.ravel()[best])  # type: ignore[union-attr]
+        agree = int(np.argmax(p1)) == int(np.argmax(p2)) == best
+        a, b = float(p1.ravel()[best]), float(p2.ravel()[best])
         c = float(np.sqrt(a * b)) if agree else min(0.6, 0.8 * max(a, b))
         scale = c / max(float(p.ravel()[best]), 1e-12)
-        flipped = float(p2.max()) > float(p1.max()) + 0.05  # type: ignore[union-attr]
+        flipped = float(p2.max()) > float(p1.max()) + 0.05
     else:
-        p = reads[0].probs
+        p = reads[0]
         flipped = top.probs is None
         scale = config.single_corner_factor
-    flat = p.ravel() * scale  # type: ignore[union-attr]
+    flat = p.ravel() * scale
     order = np.argsort(flat)[::-1][:3]
     guesses = [{"code": CODES[i], "confidence": round(float(flat[i]), 4)} for i in order]
     return CODES[order[0]], float(flat[order[0]]), guesses, flipped

@@ -7,7 +7,9 @@ from typing import Any
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
+from .arrays import u8
 from .cards import card_contours, card_mask, card_shaped, portrait_order, quad_of
 from .config import DEFAULT_CONFIG, RecognizerConfig
 from .image_input import to_bgr8
@@ -15,7 +17,7 @@ from .profile import DeckProfile, model_with, resolve
 from .read import read_card
 
 
-def recognize(image: np.ndarray, config: RecognizerConfig = DEFAULT_CONFIG, *,
+def recognize(image: npt.NDArray[Any], config: RecognizerConfig = DEFAULT_CONFIG, *,
               profile: DeckProfile | str | os.PathLike[str] | None = None) -> list[dict[str, Any]]:
     """Cards in a BGR image (H, W, 3) uint8: ``[{"code", "confidence", "corners"}, ...]``.
 
@@ -31,7 +33,7 @@ def recognize(image: np.ndarray, config: RecognizerConfig = DEFAULT_CONFIG, *,
     side = max(img.shape[:2])
     if side > config.max_side:
         scale = config.max_side / side
-        small = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        small = u8(cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA))
     else:
         small = img
     mask = card_mask(small)
@@ -44,7 +46,7 @@ def recognize(image: np.ndarray, config: RecognizerConfig = DEFAULT_CONFIG, *,
         # that whitens its background, but it is large).
         biggest = cv2.contourArea(contours[0]) / (small.shape[0] * small.shape[1])
         if biggest >= 0.3 or biggest >= 0.12 and card_shaped(contours[0], 0.85, (1.15, 1.8)):
-            quad = portrait_order(quad_of(contours[0]) / scale)
+            quad = portrait_order((quad_of(contours[0]) / scale).astype(np.float32, copy=False))
             return [read_card(img, quad, model, config)]
     from .scene import find_cards
 

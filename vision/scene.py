@@ -21,16 +21,18 @@ from typing import Any, NamedTuple
 import cv2
 import numpy as np
 
+from .arrays import F32, F64, I32, U8, Bools, Contour, as_contour, f64, i32, u8
 from .cards import card_mask, card_shaped, portrait_order, quad_of, whiteness
 from .config import RecognizerConfig
 from .features import glyph_features
+from .index_reader import CornerRead
 from .model import RANK_CLASSES, Mlp, load_model
 from .read import card_from_corner, read_card, read_corner_at, with_pips
 
 ASPECT = 88 / 63
 
 
-def find_cards(image: np.ndarray, config: RecognizerConfig, mask: np.ndarray | None = None,
+def find_cards(image: U8, config: RecognizerConfig, mask: U8 | None = None,
                model: Mlp | None = None) -> list[dict[str, Any]]:
     """Cards found in a table scene (H, W, 3) uint8 BGR: code, confidence, corners (TL, TR, BR, BL as
     printed).  ``mask`` is the image's ``card_mask`` when already made; ``model`` the classifier
@@ -43,7 +45,7 @@ def find_cards(image: np.ndarray, config: RecognizerConfig, mask: np.ndarray | N
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     h_img = image.shape[0]
     min_area = (0.1 * h_img) ** 2 * 0.35
-    regions = [c for c in contours if cv2.contourArea(c) >= min_area]
+    regions = [as_contour(c) for c in contours if cv2.contourArea(c) >= min_area]
     measured = _card_height(regions, h_img)
     if measured is not None:
         return _cards_at(image, regions, measured, model, config)
@@ -66,7 +68,7 @@ def find_cards(image: np.ndarray, config: RecognizerConfig, mask: np.ndarray | N
     return best[1]
 
 
-def _cards_at(image: np.ndarray, regions: list[np.ndarray], card_h: float, model: Mlp,
+def _cards_at(image: U8, regions: list[Contour], card_h: float, model: Mlp,
               config: RecognizerConfig) -> list[dict[str, Any]]:
     """The cards of the scene's card-white ``regions``, the cards being ``card_h`` pixels tall."""
     found: list[dict[str, Any]] = []
@@ -93,7 +95,7 @@ def _cards_at(image: np.ndarray, regions: list[np.ndarray], card_h: float, model
     return _merge(found, card_h)
 
 
-def _unindexed_top_card(image: np.ndarray, contour: np.ndarray, cards: list[dict[str, Any]], card_h: float,
+def _unindexed_top_card(image: U8, contour: Contour, cards: list[dict[str, Any]], card_h: float,
                         model: Mlp, config: RecognizerConfig) -> dict[str, Any] | None:
     """A Joker printed without an index lying on top of a hand: a strip of the region that none of
     the cards read by their indices covers, where a card turned like them fits, with blank corners."""
@@ -104,7 +106,7 @@ def _unindexed_top_card(image: np.ndarray, contour: np.ndarray, cards: list[dict
     for c in cards:
         cv2.fillConvexPoly(covered, (np.asarray(c["corners"]) - [x, y]).round().astype(np.int32), 255)
     k = max(3, int(0.08 * card_h) | 1)
-    rest = cv2.morphologyEx(region & ~covered, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    rest = u8(cv2.morphologyEx(region & ~covered, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))))
     if cv2.countNonZero(rest) < 0.1 * card_h * card_h / ASPECT:
         return None
     q = np.asarray(cards[0]["corners"], np.float64)
@@ -128,7 +130,7 @@ def _unindexed_top_card(image: np.ndarray, contour: np.ndarray, cards: list[dict
     return card if card["code"] == "JK" else None
 
 
-def _trimmed(regions: list[np.ndarray], card_h: float) -> list[np.ndarray]:
+def _trimmed(regions: list[Contour], card_h: float) -> list[Contour]:
     """The regions cut down to their card bodies: light table markings (a printed arc, a line, the
     letters of "BLACKJACK PAYS 3 TO 2") can pass for card-white and join a card's region or make
     regions of their own.  An opening wider than their strokes and narrower than any visible strip of
@@ -136,29 +138,29 @@ def _trimmed(regions: list[np.ndarray], card_h: float) -> list[np.ndarray]:
     k = max(5, int(0.12 * card_h) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
     body_area = 0.25 * card_h * card_h / ASPECT
-    out = []
+    out: list[Contour] = []
     for contour in regions:
         x, y, w, h = cv2.boundingRect(contour)
         filled = np.zeros((h + 2 * k, w + 2 * k), np.uint8)
         cv2.drawContours(filled, [contour - [x - k, y - k]], -1, 255, cv2.FILLED)
-        body = cv2.morphologyEx(filled, cv2.MORPH_OPEN, kernel)
+        body = u8(cv2.morphologyEx(filled, cv2.MORPH_OPEN, kernel))
         if cv2.countNonZero(body) < body_area:
             continue
         if cv2.countNonZero(body) > 0.9 * cv2.countNonZero(filled):
             out.append(contour)  # nothing thin attached: keep the outline as found
             continue
-        kept = filled & cv2.dilate(body, kernel)
+        kept = filled & u8(cv2.dilate(body, kernel))
         parts, _ = cv2.findContours(kept, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        out.extend(p + [x - k, y - k] for p in parts if cv2.contourArea(p) >= body_area)
+        out.extend(as_contour(p + [x - k, y - k]) for p in parts if cv2.contourArea(p) >= body_area)
     return out
 
 
-def _index_cards(image: np.ndarray, contour: np.ndarray, card_h: float, model: Mlp,
+def _index_cards(image: U8, contour: Contour, card_h: float, model: Mlp,
                  config: RecognizerConfig) -> list[dict[str, Any]]:
     """Cards of a region found by their indices: every glyph with a smaller glyph beside it is a
     hypothesis "rank over suit"; the card is laid out from there and its corner read.  Of the
     hypotheses that read an index at one place, the surest is kept."""
-    reads = []
+    reads: list[tuple[float, IndexHypothesis, CornerRead]] = []
     for hyp in _index_hypotheses(image, contour, card_h, model, config):
         if any(r[0] >= 0.85 and math.dist(hyp.anchor, r[1].anchor) <= config.index_spacing * max(hyp.rank_h, r[1].rank_h) for r in reads):
             continue  # an index already read surely here: another hypothesis of it would lose
@@ -171,7 +173,7 @@ def _index_cards(image: np.ndarray, contour: np.ndarray, card_h: float, model: M
             continue
         reads.append((float(read.probs.max()) * read.score, hyp, read))
     reads.sort(key=lambda r: r[0], reverse=True)
-    kept: list[tuple[float, IndexHypothesis, Any]] = []
+    kept: list[tuple[float, IndexHypothesis, CornerRead]] = []
     for r in reads:
         if any(math.dist(r[1].anchor, k[1].anchor) <= config.index_spacing * max(r[1].rank_h, k[1].rank_h) for k in kept):
             continue
@@ -181,27 +183,27 @@ def _index_cards(image: np.ndarray, contour: np.ndarray, card_h: float, model: M
     return [card_from_corner(with_pips(image, hyp.quad, model, config, read), hyp.quad, config) for _, hyp, read in kept]
 
 
-def _in_corner(point: tuple[float, float], quad: np.ndarray, config: RecognizerConfig) -> bool:
+def _in_corner(point: tuple[float, float], quad: F32, config: RecognizerConfig) -> bool:
     """Whether ``point`` lies in the index corner of the card ``quad`` (TL, TR, BR, BL), a little
     longer than the corner that is read (a word runs on below it)."""
     tl, tr, bl = quad[0].astype(np.float64), quad[1].astype(np.float64), quad[3].astype(np.float64)
     across, down = tr - tl, bl - tl
     rel = np.asarray(point) - tl
     u, t = rel @ across / (across @ across), rel @ down / (down @ down)
-    return -0.05 <= u <= config.corner_w and -0.05 <= t <= 0.55
+    return bool(-0.05 <= u <= config.corner_w and -0.05 <= t <= 0.55)
 
 
 @dataclass(frozen=True, slots=True)
 class IndexHypothesis:
     """A card laid out from a candidate index: ``quad`` (TL, TR, BR, BL), the rank glyph's centre and height."""
 
-    quad: np.ndarray
+    quad: F32
     anchor: tuple[float, float]
     rank_h: float
     rank_at: tuple[float, float]  # the rank glyph's centre, as fractions of the card's width and height
 
 
-def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float, model: Mlp,  # noqa: C901
+def _index_hypotheses(image: U8, contour: Contour, card_h: float, model: Mlp,  # noqa: C901
                       config: RecognizerConfig) -> list[IndexHypothesis]:
     """Card quads (TL, TR, BR, BL) laid out from candidate index glyph pairs inside a card region."""
     x, y, w, h = cv2.boundingRect(contour)
@@ -212,12 +214,12 @@ def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float, mod
     inside = np.zeros(roi.shape[:2], np.uint8)
     cv2.drawContours(inside, [contour - [x0, y0]], -1, 1, cv2.FILLED)
     filled = inside.copy()
-    inside = cv2.erode(inside, np.ones((3, 3), np.uint8))
+    inside = u8(cv2.erode(inside, np.ones((3, 3), np.uint8)))
     grey = whiteness(roi)
     k = max(5, int(0.12 * card_h) | 1)
-    paper = cv2.dilate(grey, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    paper = u8(cv2.dilate(grey, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))))
     ink = ((grey.astype(np.float32) < 0.78 * paper.astype(np.float32)) & (inside > 0)).astype(np.uint8)
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    n, labels, stats, cents = _components(ink)
     if n <= 2:
         return []
     angles = _edge_angles(contour)
@@ -229,7 +231,7 @@ def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float, mod
     if big.any():
         pale = big[labels] & (grey.astype(np.float32) >= config.index_dark_ink * paper.astype(np.float32))
         ink[pale] = 0
-        n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
+        n, labels, stats, cents = _components(ink)
     size = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]).astype(np.float64)
     ok = (size >= max(3.0, 0.02 * card_h)) & (size <= 0.16 * card_h) & (stats[:, cv2.CC_STAT_AREA] >= 5)
     ok[0] = False
@@ -243,15 +245,15 @@ def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float, mod
     pair = (d >= 0.45 * sz[:, None]) & (d <= 2.0 * sz[:, None]) & (ratio >= 0.25) & (ratio <= 1.0)
     pair &= sz[:, None] >= 0.04 * card_h
 
-    cache: dict[int, np.ndarray] = {}
+    cache: dict[int, F64] = {}
 
-    def pixels(label: int, of: tuple[np.ndarray, np.ndarray] = (labels, stats)) -> np.ndarray:
+    def pixels(label: int, of: tuple[I32, I32] = (labels, stats)) -> F64:
         ls, st = of
         sx, sy, sw, sh = st[label, :4]
         ys, xs = np.nonzero(ls[sy : sy + sh, sx : sx + sw] == label)
         return np.stack([xs + sx, ys + sy], axis=1).astype(np.float64)
 
-    def glyph(label: int) -> np.ndarray:
+    def glyph(label: int) -> F64:
         if label not in cache:
             cache[label] = pixels(label)
         return cache[label]
@@ -259,7 +261,7 @@ def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float, mod
     # Glyphs of about one height side by side: the digits of a two-digit rank.
     digits = [np.nonzero((d[i] > 0.3 * sz[i]) & (d[i] < 1.35 * sz[i]) & (sz >= 0.7 * sz[i]) & (sz <= 1.4 * sz[i]))[0]
               for i in range(len(idx))]
-    candidates: list[tuple[np.ndarray, np.ndarray]] = []  # (rank glyph's pixels, the card's "down")
+    candidates: list[tuple[F64, F64]] = []  # (rank glyph's pixels, the card's "down")
     # An index's rank and suit are stacked along the card's length, so along an edge of the region
     # (the cards of a hand lie within a few degrees of each other).
     firsts, seconds = np.nonzero(pair)
@@ -297,9 +299,9 @@ def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float, mod
             candidates.append((pts[t <= t.min() + 0.55 * (t.max() - t.min())], down))
     if not candidates:
         return []
-    edges = cv2.dilate(cv2.Canny(cv2.GaussianBlur(grey, (3, 3), 0), 15, 40), np.ones((3, 3), np.uint8))
+    edges = u8(cv2.dilate(cv2.Canny(cv2.GaussianBlur(grey, (3, 3), 0), 15, 40), np.ones((3, 3), np.uint8)))
     # Each candidate's card, laid out from its rank glyph with the scene's card size.
-    laid = []
+    laid: list[_Laid] = []
     for pts, down in candidates:
         right = np.array([down[1], -down[0]])
         u, t = pts @ right, pts @ down
@@ -311,8 +313,8 @@ def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float, mod
         quad = np.array([origin, origin + ww * right, origin + ww * right + hh * down, origin + hh * down], np.float32)
         laid.append(_Laid(pts, down, right, u, t, rank_h, m, origin, quad, ww, hh))
     # A card laid off the white of the cards is no card: pips of a card's face, not an index.
-    white = _on_white(np.stack([c.quad for c in laid]) - [x0, y0], filled, (x0, y0), image.shape[:2])
-    white = white >= config.index_on_white
+    on_white = _on_white(np.stack([c.quad for c in laid]) - [x0, y0], filled, (x0, y0), image.shape[:2])
+    white = on_white >= config.index_on_white
     # An index has a card edge close above and close left of its rank; a pip of the art has none.
     cornered = np.zeros(len(laid), bool)
     if white.any():
@@ -321,7 +323,7 @@ def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float, mod
             edges, np.array([[c.u.min(), c.u.max(), c.t.min(), c.t.max()] for c in sel]),
             np.array([c.right for c in sel]), np.array([c.down for c in sel]), np.array([c.rank_h for c in sel]))
     out: list[IndexHypothesis] = []
-    upright: list[np.ndarray] = []
+    upright: list[U8] = []
     origins = np.zeros((len(candidates), 2))
     downs = np.zeros((len(candidates), 2))
     for (pts, down, _right, u, t, rank_h, m, origin, quad, ww, hh), ok in zip(laid, cornered, strict=True):
@@ -352,15 +354,15 @@ def _index_hypotheses(image: np.ndarray, contour: np.ndarray, card_h: float, mod
 class _Laid(NamedTuple):
     """A candidate rank glyph and the card laid out from it (``_index_hypotheses``)."""
 
-    pts: np.ndarray  # the glyph's pixels (x, y) in the region's box
-    down: np.ndarray  # the card's directions
-    right: np.ndarray
-    u: np.ndarray  # the glyph's pixels across and down the card
-    t: np.ndarray
+    pts: F64  # the glyph's pixels (x, y) in the region's box
+    down: F64  # the card's directions
+    right: F64
+    u: F64  # the glyph's pixels across and down the card
+    t: F64
     rank_h: float
     margin: float  # paper between the card's edges and the glyph
-    origin: np.ndarray  # the card's top-left corner in the picture
-    quad: np.ndarray  # TL, TR, BR, BL in the picture
+    origin: F64  # the card's top-left corner in the picture
+    quad: F32  # TL, TR, BR, BL in the picture
     ww: float  # the card's width and height
     hh: float
 
@@ -368,7 +370,7 @@ class _Laid(NamedTuple):
 _GRID = np.stack(np.meshgrid(np.linspace(0.08, 0.92, 6), np.linspace(0.06, 0.94, 8)), axis=-1).reshape(-1, 2)
 
 
-def _on_white(quads: np.ndarray, region: np.ndarray, offset: tuple[int, int], image_hw: tuple[int, int]) -> np.ndarray:
+def _on_white(quads: F32 | F64, region: U8, offset: tuple[int, int], image_hw: tuple[int, int]) -> F64:
     """For each card of ``quads`` (N, 4, 2: TL, TR, BR, BL, in ``region``'s coordinates), the share of
     it that lies on the region's white; what falls outside the picture counts as white (a card cut
     by the frame)."""
@@ -381,20 +383,20 @@ def _on_white(quads: np.ndarray, region: np.ndarray, offset: tuple[int, int], im
     h, w = region.shape
     ok = (xs >= 0) & (ys >= 0) & (xs < w) & (ys < h)
     white[ok] |= region[ys[ok], xs[ok]] > 0
-    return white.mean(axis=1)
+    share: F64 = white.mean(axis=1)
+    return share
 
 
-def _upright_glyph(u: np.ndarray, t: np.ndarray) -> np.ndarray:
+def _upright_glyph(u: F64, t: F64) -> U8:
     """A glyph's pixels, at (u, t) across and down the card, drawn upright as a small binary mask."""
     cols = np.rint(u - u.min()).astype(int) + 1
     rows = np.rint(t - t.min()).astype(int) + 1
     m = np.zeros((rows.max() + 2, cols.max() + 2), np.uint8)
     m[rows, cols] = 255
-    return cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((2, 2), np.uint8))
+    return u8(cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((2, 2), np.uint8)))
 
 
-def _near_corner_all(edges: np.ndarray, box: np.ndarray, right: np.ndarray, down: np.ndarray,
-                     rank_h: np.ndarray) -> np.ndarray:
+def _near_corner_all(edges: U8, box: F64, right: F64, down: F64, rank_h: F64) -> Bools:
     """For each of N rank glyphs, whether an edge (the card's own border, against the felt or over
     another card) lies close above and close left of it, as it does at an index and not at a pip of
     the art.  ``box`` (N, 4) holds each glyph's u0, u1, t0, t1 (across and down its card), ``right``
@@ -407,35 +409,44 @@ def _near_corner_all(edges: np.ndarray, box: np.ndarray, right: np.ndarray, down
     offsets = np.array([-1.0, 0.0, 1.0])
     h, w = edges.shape
 
-    def hit(start: np.ndarray, direction: np.ndarray, across: np.ndarray, spread: np.ndarray) -> np.ndarray:
+    def hit(start: F64, direction: F64, across: F64, spread: F64) -> Bools:
         p = (start[:, None, None, :] + (spread[:, None] * offsets)[:, :, None, None] * across[:, None, None, :]
              + steps[None, None, :, None] * direction[:, None, None, :])  # (N, 3, S, 2)
         xs, ys = np.rint(p[..., 0]).astype(int), np.rint(p[..., 1]).astype(int)
         inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
         met = np.zeros(inside.shape, bool)
         met[inside] = edges[ys[inside], xs[inside]] > 0
-        return ((met | ~inside) & valid[:, None, :]).any(axis=(1, 2))
+        out: Bools = ((met | ~inside) & valid[:, None, :]).any(axis=(1, 2))
+        return out
 
     top = ((u0 + u1) / 2)[:, None] * right + t0[:, None] * down
     left = u0[:, None] * right + ((t0 + t1) / 2)[:, None] * down
     return hit(top, -down, right, 0.3 * (u1 - u0)) & hit(left, -right, down, 0.3 * (t1 - t0))
 
 
-def _unit(v: np.ndarray) -> np.ndarray:
-    return v / (np.linalg.norm(v) + 1e-12)
+def _components(ink: U8) -> tuple[int, I32, I32, F64]:
+    """``cv2.connectedComponentsWithStats`` (8-connected): count, labels, stats, centroids."""
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    return n, i32(labels), i32(stats), f64(cents)
 
 
-def _edge_angles(contour: np.ndarray) -> np.ndarray:
+def _unit(v: F64) -> F64:
+    unit: F64 = v / (np.linalg.norm(v) + 1e-12)
+    return unit
+
+
+def _edge_angles(contour: Contour) -> F64:
     """Directions (radians, modulo pi/2) of the long straight edges of a region's outline."""
     peri = cv2.arcLength(contour, True)
     poly = cv2.approxPolyDP(contour, max(2.0, 0.006 * peri), True).reshape(-1, 2).astype(np.float64)
     seg = np.roll(poly, -1, axis=0) - poly
     length = np.linalg.norm(seg, axis=1)
     long_ = seg[length >= 0.1 * peri / 8]
-    return np.mod(np.arctan2(long_[:, 1], long_[:, 0]), np.pi / 2)
+    angles: F64 = np.mod(np.arctan2(long_[:, 1], long_[:, 0]), np.pi / 2)
+    return angles
 
 
-def _snap_all(vectors: np.ndarray, angles: np.ndarray, tol: float = math.radians(14)) -> list[np.ndarray | None]:
+def _snap_all(vectors: F64, angles: F64, tol: float = math.radians(14)) -> list[F64 | None]:
     """The directions of ``vectors`` (N, 2), each turned onto the nearest edge direction of the region
     (modulo 90 degrees) as a unit vector, or None where no edge runs within ``tol`` of it."""
     if len(vectors) == 0:
@@ -451,22 +462,22 @@ def _snap_all(vectors: np.ndarray, angles: np.ndarray, tol: float = math.radians
     return [u if abs(d) <= tol else None for u, d in zip(units, best, strict=True)]
 
 
-def _snap(down: np.ndarray, angles: np.ndarray, tol: float = math.radians(14)) -> np.ndarray | None:
+def _snap(down: F64, angles: F64, tol: float = math.radians(14)) -> F64 | None:
     """``_snap_all`` of one direction."""
     return _snap_all(down[None], angles, tol)[0]
 
 
-def _looks_single(contour: np.ndarray) -> bool:
+def _looks_single(contour: Contour) -> bool:
     """Surely one card: a region that holds one card and nothing else."""
     return card_shaped(contour, 0.93, (1.25, 1.55))
 
 
-def _maybe_single(contour: np.ndarray) -> bool:
+def _maybe_single(contour: Contour) -> bool:
     """Roughly a card's shape under the camera's tilt (looser than ``_looks_single``)."""
     return card_shaped(contour, 0.82, (1.15, 1.8))
 
 
-def _card_height(regions: list[np.ndarray], h_img: int) -> float | None:
+def _card_height(regions: list[Contour], h_img: int) -> float | None:
     """The card height in pixels: from regions that hold one card; else from the straight edges of
     hands' outlines (the top card of a hand shows a whole long edge and a whole short edge in one
     card's proportion); else None."""
@@ -477,7 +488,7 @@ def _card_height(regions: list[np.ndarray], h_img: int) -> float | None:
     return None
 
 
-def _whole_card_edges(contour: np.ndarray) -> float | None:
+def _whole_card_edges(contour: Contour) -> float | None:
     """A card height read off a region's outline: its longest straight edge and the longest edge
     square to it, when the two stand as a card's height and width; else None."""
     peri = cv2.arcLength(contour, True)
@@ -499,6 +510,9 @@ def _whole_card_edges(contour: np.ndarray) -> float | None:
     return height
 
 
+_Read = tuple[str, F64, F64, F64]  # a card read: code, centre, "down" (unit), top-left corner
+
+
 def _merge(cards: list[dict[str, Any]], card_h: float) -> list[dict[str, Any]]:
     """One entry per card, the surest read kept.
 
@@ -511,7 +525,7 @@ def _merge(cards: list[dict[str, Any]], card_h: float) -> list[dict[str, Any]]:
     one corner read twice (a "10" as TD and its "1" as a Finnish ace).
     """
     cards = sorted(cards, key=lambda c: c["confidence"], reverse=True)
-    groups: list[list[tuple[str, np.ndarray, np.ndarray, np.ndarray]]] = []
+    groups: list[list[_Read]] = []
     kept: list[dict[str, Any]] = []
     for c in cards:
         q = np.asarray(c["corners"], np.float64)
@@ -529,8 +543,7 @@ def _merge(cards: list[dict[str, Any]], card_h: float) -> list[dict[str, Any]]:
     return kept
 
 
-def _one_card(a: tuple[str, np.ndarray, np.ndarray, np.ndarray], b: tuple[str, np.ndarray, np.ndarray, np.ndarray],
-              card_h: float) -> bool:
+def _one_card(a: _Read, b: _Read, card_h: float) -> bool:
     """Whether two reads (code, centre, down, corner) are of one card."""
     gap = math.dist(a[1], b[1])
     if float(a[2] @ b[2]) > 0.7 and math.dist(a[3], b[3]) <= 0.1 * card_h:
@@ -539,7 +552,7 @@ def _one_card(a: tuple[str, np.ndarray, np.ndarray, np.ndarray], b: tuple[str, n
         return gap <= 0.35 * card_h
     # Two corners of one card read differently: a misread rank or suit, never the other colour
     # (colour is read surely at any size).
-    return gap <= 0.2 * card_h and float(a[2] @ b[2]) < -0.7 and _colour(a[0]) & _colour(b[0])
+    return gap <= 0.2 * card_h and float(a[2] @ b[2]) < -0.7 and bool(_colour(a[0]) & _colour(b[0]))
 
 
 def _colour(code: str) -> set[str]:

@@ -25,6 +25,7 @@
   let selected = []; // indices into the hand of the player in turn
   let meldTarget = null;
   let scanned = null; // {sha256, codes}
+  let revealed = null; // the player whose cards are shown (face down otherwise: only the player sees them)
   let busy = false;
   let answered = 0; // commands answered so far (see load)
   let loads = 0; // loads begun so far
@@ -104,7 +105,9 @@
     const who = turn();
     // The reason may already name the player ("Player 2: take the 8H"): never the name twice.
     const reason = String(n.reason || "");
-    $("rummy-prompt").textContent = (who && !reason.toLowerCase().startsWith(who.toLowerCase()) ? `${who}: ` : "") + reason;
+    // Card codes in the engine's sentence as the dealer reads cards: "7H" → "7♥".
+    const words = reason.replace(/\b(JK|[2-9TJQKA][SHDC])\b/g, (c) => pretty(c));
+    $("rummy-prompt").textContent = (who && !reason.toLowerCase().startsWith(who.toLowerCase()) ? `${who}: ` : "") + words;
     $("rummy-prompt").dataset.needs = n.needs;
     const hand = who && game.hands[who] ? game.hands[who] : [];
     const buttons = [];
@@ -122,7 +125,9 @@
         onclick: () => act("lay_off", { card: hand[selected[0]], meld: meldTarget }) }));
       else if (LABELS[a]) buttons.push(el("button", { class: "btn big" + (n.forced === a ? " forced" : ""), type: "button",
         "data-rummy-action": a, text: LABELS[a], onclick: () => act(a) }));
-      // trade_joker: through the API (POST .../actions/ {"action": "trade_joker", "meld", "card"}), not on this panel yet.
+      else if (a === "trade_joker") buttons.push(el("button", { class: "btn big", type: "button", "data-rummy-action": a,
+        text: "Trade the selected card for the Joker in the chosen meld", disabled: selected.length !== 1 || meldTarget === null,
+        onclick: () => act("trade_joker", { card: hand[selected[0]], meld: meldTarget }) }));
     }
     $("rummy-actions").replaceChildren(...buttons);
     $("rummy-table").replaceChildren(
@@ -130,7 +135,20 @@
       ...game.melds.map((m) => el("button", { class: "toggle" + (meldTarget === m.index ? " on" : ""), type: "button",
         "data-meld": m.index, text: `${m.owner}: ${m.kind} ${m.cards.map(pretty).join(" ")}`,
         onclick: () => { meldTarget = m.index; render(); } })));
-    $("rummy-hand").replaceChildren(...(who ? [el("h4", { text: `${who}'s hand (${game.hand_points[who]} points)` }),
+    if (revealed !== who) revealed = null; // the turn passed: the cards go face down again
+    const counts = el("div", { class: "rummy-counts" }, ...Object.entries(game.hands).map(([p, cards]) => el("span", {
+      class: "rummy-count" + (p === who ? " turn" : ""), "data-count": p, text: `${p}: ${cards.length} cards` })));
+    if (who && revealed !== who) {
+      $("rummy-hand").replaceChildren(counts, el("div", { class: "cards face-down" },
+        el("span", { class: "hand-label", text: `${who}'s cards, face down:` }), ...hand.map(() => el("span", { class: "playing-card back" }))),
+        el("button", { class: "btn big", type: "button", id: "rummy-reveal", text: `Show ${who}'s cards (to lay down or discard)`,
+          onclick: () => { revealed = who; render(); } }));
+      $("rummy-scan-label").hidden = !n.allowed.includes("lay_down");
+      return;
+    }
+    $("rummy-hand").replaceChildren(counts, ...(who ? [el("h4", {}, `${who}'s hand (${game.hand_points[who]} points) `,
+      el("button", { class: "btn ghost", type: "button", id: "rummy-hide", text: "Hide the cards",
+        onclick: () => { revealed = null; selected = []; render(); } })),
       ...hand.map((c, i) => el("button", { class: "playing-card toggle" + (selected.includes(i) ? " on" : "") + (/[HD]$/.test(c) ? " red" : ""),
         type: "button", "data-hand-card": c, "data-hand-index": i, text: pretty(c),
         onclick: () => { selected = selected.includes(i) ? selected.filter((x) => x !== i) : [...selected, i]; scanned = null; render(); } }))] : []));
@@ -144,7 +162,7 @@
     $("rummy-sheet").replaceChildren(...(game ? game.sheet : []).map((row) => el("tr", { "data-sheet": row.player },
       el("td", { text: row.player + (game.winners.includes(row.player) ? " 🏆" : "") }),
       ...nums.map((d) => el("td", { text: d <= row.scores.length ? row.scores[d - 1] : "" })),
-      el("td", { class: "total", text: row.total }))));
+      el("td", { class: "sum", text: row.total }))));
   }
 
   async function layDown() {
@@ -211,6 +229,9 @@
 
   renderCheck();
   resendPending().then(load);
+  window.TabletRummy = { load }; // for a push channel: the game changed
   // Another device may play the game on: keep the view current (not while the dealer is selecting cards).
-  setInterval(() => { if (!busy && !document.hidden && !selected.length && !scanned) load(); }, 3000);
+  let ticks = 0;
+  const pushed = () => window.TabletPush && window.TabletPush.live && ++ticks % 5 !== 0; // push.js reads at once
+  setInterval(() => { if (!busy && !document.hidden && !selected.length && !scanned && !pushed()) load(); }, 3000);
 })();

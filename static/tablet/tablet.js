@@ -14,6 +14,8 @@
   const POT = CAN.has("pot");
   const SEATS = Number(app.dataset.seats);
   const PIT = app.dataset.pitBoss === "1";
+  const DEALS = app.dataset.dealer === "1"; // the user may hold a table (the dealer role)
+  const PLAYERS = Number(app.dataset.players) || 7; // players in one round at most (the game's registry entry)
   const USER = app.dataset.user;
   const LIVE = app.dataset.live === "1";
   const PENDING = "tablet-pending-" + TABLE;
@@ -26,6 +28,9 @@
   let busy = false;
   let payCents = {}; // "seat/kind" -> cents the dealer hands over
   let approveReason = null;
+  let rejectReason = null;
+  let heldBefore = null; // who held the table when this page last looked (a hand-over is told to the dealer)
+  const seatsPaid = new Set(); // seats the dealer ticked as paid (a checklist; the payment is sent at Confirm paid)
   let bjGame = null; // Bluffjack: the game playing at this table (stacks carried from hand to hand)
   let fix = { seq: null, rank: null, code: null, reason: null, before: null }; // pit-boss card correction
   const bets = {}; // seat -> {main, pp, t3, behind, doubleAlong, followSplit} in cents
@@ -52,7 +57,8 @@
     const seen = refusals;
     const run = queue.then(() => {
       if (refusals !== seen) return null;
-      if (body && "version" in body && round) body = { ...body, version: round.version };
+      // The round's version as the previous command left it (a game's commands carry the game's own).
+      if (body && "version" in body && round && url.startsWith(`/api/rounds/${round.id}/`)) body = { ...body, version: round.version };
       return send(url, body, opts);
     });
     queue = run.catch(() => null);
@@ -127,7 +133,7 @@
     return (where ? `${where}: ${text}` : sentence).replace(/([^.!?])$/, "$1.");
   }
   const betWords = (k) => ({ main: "Main bet", behind: "Bet behind", "behind-insurance": "Insurance behind",
-    bonus: "Bonus", "perfect-pairs": "Perfect Pairs", "21+3": "21+3", insurance: "Insurance", ante: "Ante" }[k] || k);
+    bonus: "Bonus", pot: "Pot", "perfect-pairs": "Perfect Pairs", "21+3": "21+3", insurance: "Insurance", ante: "Ante" }[k] || k);
   // "seat:3/hand:1" → "seat 3, hand 2"; "player:Seat 2" → "Seat 2"; "dealer" → "dealer".
   const placeWords = (to) => String(to || "").replace(/^player:/, "").split("/").map((p) => {
     const [k, v] = p.split(":");
@@ -196,24 +202,49 @@
   // ---- rendering -----------------------------------------------------------------------------------
   function render() {
     renderShoe();
+    // A scoring game has no shoe: the bar stays only for taking or handing over the table.
+    $("btn-recall").hidden = CAN.has("scoring");
+    $("shoe").hidden = CAN.has("scoring") && $("btn-take").hidden && $("btn-handover").hidden;
     const inPlay = round && ["in_play", "paused", "settled", "mismatch"].includes(round.state);
-    $("new-round").hidden = !LIVE || inPlay || table.dealer === null || !table.shoe;
+    $("new-round").hidden = !LIVE || inPlay || table.dealer === null || !table.shoe ||
+      (POT && bjGame && round && round.state === "closed"); // the closed hand's panel holds the next-hand button
     $("round").hidden = !round;
-    if (!inPlay && LIVE) renderNewRound();
+    if (!$("new-round").hidden) renderNewRound();
     if (round) renderRound();
+    else if (pendingScan) { pendingScan = null; $("scan-confirm").hidden = true; } // no round: no unsure scan
   }
 
   function renderShoe() {
     const s = table.shoe;
+    // A scoring game (Contract Rummy) keeps its own stock, shown with the game: no shoe gauge, no shuffle.
+    for (const id of ["shoe-fill", "shoe-text", "btn-shuffle"]) $(id).closest(".gauge, span, button").hidden = CAN.has("scoring");
+    $("shoe-cut").hidden = CAN.has("scoring");
     const mine = table.dealer === USER;
-    $("btn-take").hidden = mine || (table.dealer !== null && !PIT);
+    $("btn-take").hidden = mine || !(DEALS || PIT) || (table.dealer !== null && !PIT);
+    if (window.TabletPush) window.TabletPush.follow(mine || PIT); // the table's stream: its dealer, pit bosses
     $("btn-take").textContent = table.dealer ? `Take over from ${table.dealer}` : "Take this table";
+    $("btn-handover").hidden = !PIT;
+    // Who holds the table, when it is not this user: a dealer relieved by a pit boss sees it at once.
+    const hf = $("holder-flag");
+    const relieved = heldBefore === USER && table.dealer !== USER;
+    hf.hidden = mine || PIT || (!relieved && table.dealer === null);
+    hf.textContent = relieved ? (table.dealer ? `A pit boss handed this table to ${table.dealer}: you are no longer the dealer here` :
+      "You no longer hold this table") : table.dealer ? `Held by ${table.dealer}: only ${table.dealer} or a pit boss deals here` : "";
+    if (table.dealer === USER || table.dealer === null) heldBefore = table.dealer === USER ? USER : heldBefore;
     const inPlay = round && ["in_play", "paused"].includes(round.state);
     $("btn-shuffle").disabled = !!inPlay || table.dealer === null;
     if (!s) {
       $("shoe-text").textContent = "No shoe yet: shuffle to start";
       $("shuffle-due").hidden = true;
       $("shoe-fill").style.width = "0";
+      return;
+    }
+    if (POT) {
+      // A pot game deals every hand from a fresh shoe: no shuffle point to watch.
+      $("shoe-fill").style.width = (100 * s.cards_dealt / s.size).toFixed(1) + "%";
+      $("shoe-cut").hidden = true;
+      $("shoe-text").textContent = `Shoe ${s.number}: ${s.cards_dealt} cards dealt this hand (a fresh shoe every hand)`;
+      $("shuffle-due").hidden = true;
       return;
     }
     $("shoe-fill").style.width = (100 * s.cards_dealt / s.size).toFixed(1) + "%";
@@ -261,15 +292,7 @@
     if (POT && bjGame) {
       // A game is playing: the next hand starts from the stacks the last one left (no chips to enter).
       $("btn-open").hidden = true;
-      box.append(el("div", { class: "bj-game", id: "bj-game" },
-        el("h3", { text: `Game ${bjGame.number} · hand ${bjGame.hands_played + 1} · ${bjGame.button} deals` }),
-        ...bjGame.players.map((p) => el("div", { class: "chip-row" + (p.eliminated ? " out" : ""), "data-stack": p.player },
-          el("span", { class: "label", text: `Seat ${p.seat} ${p.player}` }),
-          el("span", { class: "amount", text: p.eliminated ? "out" : `${p.stack} chips` }))),
-        el("button", { class: "btn primary big", id: "btn-next-hand", type: "button", text: "Deal next hand",
-          onclick: nextHand }),
-        el("button", { class: "btn ghost", id: "btn-end-game", type: "button", text: "End game (players leave)",
-          onclick: endGame })));
+      box.append(bjGameBox());
       return;
     }
     const min = cents(table.min_bet);
@@ -302,7 +325,26 @@
       for (const f of ["main", "pp", "t3", "behind"]) if (limitProblem(f, b[f] || 0)) problems += 1;
       box.append(el("div", { class: "seat-editor" + (b.main ? " active" : ""), "data-seat": n }, ...kids));
     }
-    $("btn-open").disabled = problems > 0;
+    // How many players one round takes comes from the game's registry entry (Mini Blackjack: one).
+    const playing = Object.values(bets).filter((b) => b.main > 0).length;
+    const crowded = playing > PLAYERS;
+    $("seats-warning").hidden = !crowded;
+    $("seats-warning").textContent = crowded ? `One round takes ${PLAYERS === 1 ? "one player" : PLAYERS + " players"} ` +
+      `at this table: clear the bets of ${playing - PLAYERS === 1 ? "one seat" : (playing - PLAYERS) + " seats"}` : "";
+    $("btn-open").disabled = problems > 0 || crowded;
+  }
+
+  // The game between hands: each player's stack and who deals next, and the one button that deals it.
+  function bjGameBox() {
+    return el("div", { class: "bj-game", id: "bj-game" },
+        el("h3", { text: `Game ${bjGame.number} · hand ${bjGame.hands_played + 1} · ${bjGame.button} deals` }),
+        ...bjGame.players.map((p) => el("div", { class: "chip-row" + (p.eliminated ? " out" : ""), "data-stack": p.player },
+          el("span", { class: "label", text: p.player.toLowerCase() === `seat ${p.seat}` ? `Seat ${p.seat}` : `Seat ${p.seat} · ${p.player}` }),
+          el("span", { class: "amount", text: p.eliminated ? "out" : `${p.stack} chips` }))),
+        el("button", { class: "btn primary big", id: "btn-next-hand", type: "button", text: "Deal next hand",
+          onclick: nextHand }),
+        el("button", { class: "btn ghost", id: "btn-end-game", type: "button", text: "End game (players leave)",
+          onclick: endGame }));
   }
 
   function seatsPayload() {
@@ -327,7 +369,9 @@
     if (!c) return null;
     if (c.face_up === false) {
       return el("span", { class: "playing-card back", "data-code": "back", "data-hole": c.hole ? "1" : null,
-        title: "hole card, face down until the dealer plays", "aria-label": "face-down card" });
+        "data-private": c.private ? "1" : null,
+        title: c.private ? "the player's private card, face down" : "hole card, face down until the dealer plays",
+        "aria-label": "face-down card" });
     }
     const red = /[HD]$/.test(c.code);
     const title = c.source === "scan" ? `scanned, ${Math.round(100 * (c.confidence || 0))}%` : "entered";
@@ -335,6 +379,10 @@
       title: title + (c.corrected_from ? `, corrected from ${c.corrected_from}` : ""), "data-code": c.code },
       pretty(c.code),
       c.image ? el("img", { src: c.image, alt: "", class: "thumb" }) : null);
+  }
+  // Card codes inside the engine's words ("8S 8H: Mixed Pair pays 6:1") as the faces a dealer reads.
+  function faces(text) {
+    return String(text || "").replace(/\b([2-9TJQKA])([SHDC])\b/g, (m) => pretty(m)).replace(/\bJK\b/g, "Joker");
   }
   function pretty(code) {
     if (code === "JK") return "🃏";
@@ -344,6 +392,12 @@
 
   function renderRound() {
     const r = round;
+    // An unsure scan belongs to its round while it is in play: a round cancelled, paused or replaced by
+    // the next one leaves no stale guesses behind (picking one would name a scan of another round).
+    if (pendingScan && (pendingScan.round.id !== r.id || r.state !== "in_play")) {
+      pendingScan = null;
+      $("scan-confirm").hidden = true;
+    }
     $("round-title").textContent = `Round ${r.number}`;
     $("round-state").textContent = r.state_label;
     $("round-state").dataset.state = r.state;
@@ -354,7 +408,12 @@
     $("btn-cancel").hidden = !["in_play", "paused"].includes(r.state);
     let text = n.text || n.reason || "";
     if (!n.text && n.actor && playing) text = `${n.actor}: ${text}`;
-    $("prompt").textContent = r.state === "paused" ? "Round paused: resume to continue" : text;
+    $("prompt").textContent = r.state === "paused" ? "Round paused: resume to continue" :
+      r.state === "closed" ? (POT ? "Hand over: the pot is paid" : "Round closed") :
+      r.state === "cancelled" ? "Round cancelled: every wager refunded" :
+      r.state === "mismatch" ? "Paid differs from due: pay the difference, or a pit boss approves" :
+      r.state === "settled" ? (POT ? "Hand settled: pay the pot as shown, then confirm" :
+        "Round settled: pay as shown, then confirm") : text;
     $("prompt").dataset.needs = playing ? n.needs : r.state;
     $("hint").hidden = !n.hint;
     $("hint").textContent = n.hint ? `Hint: ${n.hint}` : "";
@@ -398,9 +457,12 @@
     const v = r.view;
     if (!v) return renderGroups(r);
     const d = v.dealer;
-    hands.append(el("div", { class: "hand dealer", "data-hand": "dealer" },
-      el("h4", {}, "Dealer", d.total ? el("span", { class: "total", "data-total": "dealer", text: d.total }) : null),
-      el("div", { class: "cards" }, ...d.cards.map((q) => cardChip(bySeq[q])))));
+    if (d) {
+      hands.append(el("div", { class: "hand dealer", "data-hand": "dealer" },
+        el("h4", {}, "Dealer", d.total ? el("span", { class: "total", "data-total": "dealer", text: d.total }) : null),
+        el("div", { class: "cards" }, ...d.cards.map((q) => cardChip(bySeq[q])))));
+    }
+    if (v.kind === "pot") return renderPot(r, v, bySeq);
     for (const s of v.seats) {
       const seat = r.seats.find((x) => x.seat === s.seat) || { wagers: {} };
       const w = Object.entries(seat.wagers).map(([k, a]) => `${BET_WORDS[k] || k} ${a}`).join(" · ") +
@@ -418,6 +480,27 @@
             h.doubled ? el("span", { class: "mark doubled", text: "doubled" }) : null,
             h.surrendered ? el("span", { class: "mark surrendered", text: "surrendered" }) : null)))),
         ...(s.behind || []).map((b, j) => el("div", { class: "behind", "data-behind": `${s.seat}/${j}`, text: b }))));
+    }
+  }
+  // A pot game (Bluffjack): the pot in the middle; each seat's stack as it stands (chips leave it as
+  // they go in), what it put in this hand, whose turn it is, and each player's private card as a back.
+  function renderPot(r, v, bySeq) {
+    const hands = $("hands");
+    const over = !["in_play", "paused"].includes(r.state);
+    const won = r.settlement.filter((ln) => cents(ln.net) > 0).map((ln) => `Seat ${ln.seat}`);
+    hands.append(el("div", { class: "hand pot", "data-pot": v.pot }, el("h4", { text: "Pot" }),
+      el("div", { class: "pot-chips", id: "pot-chips", text: `${v.pot} chips` }),
+      over && won.length ? el("div", { class: "behind", text: `won by ${won.join(" and ")}` }) : null));
+    for (const s of v.seats) {
+      const h = s.hands[0];
+      const chips = over ? `put in ${s.in_pot}` : `stack ${s.stack} · in the pot ${s.in_pot}`;
+      hands.append(el("div", { class: "hand seat" + (s.turn ? " turn" : "") + (s.marks.includes("folded") ? " folded" : ""),
+        "data-hand": `seat:${s.seat}` },
+        el("h4", {}, s.label, s.turn ? el("span", { class: "mark turn-mark", text: "to act" }) : null),
+        el("div", { class: "wagers stack-line", "data-stack-now": s.player,
+          text: chips + (s.marks.length ? " · " + s.marks.join(" · ") : "") }),
+        el("div", { class: "cards" }, ...h.cards.map((q) => cardChip(bySeq[q]))),
+        s.private ? el("div", { class: "behind", text: s.private === 1 ? "1 private card (face down)" : `${s.private} private cards` }) : null));
     }
   }
   function renderGroups(r) {
@@ -468,42 +551,72 @@
         (ln.behind !== null && ln.behind !== undefined && !/^behind/.test(ln.bet) ? ", behind" : "") }),
       el("td", { text: ln.wager }), el("td", { text: ln.result }),
       el("td", { class: cents(ln.net) > 0 ? "win" : cents(ln.net) < 0 ? "lose" : "", text: ln.net }),
-      el("td", { class: "detail", text: ln.detail }))));
+      el("td", { class: "detail", text: faces(ln.detail) }))));
     const flag = $("approval-flag");
     flag.hidden = !r.approval_required;
     flag.textContent = r.approval_required ? `Pit-boss approval needed before paying: ${r.approval_reason}` : "";
 
-    // What the dealer hands over: one counter per seat and bet kind, starting at what is due.
+    // What the dealer hands over, seat by seat: each bet's winnings due in plain figures, the amount
+    // handed over (tap it for the keypad when it differs), and a tick per seat as it is paid.
     const pay = $("pay");
     pay.replaceChildren();
     const payable = ["settled", "mismatch"].includes(r.state);
     if (payable) {
-      pay.append(el("h3", { text: "Paid to the players" }));
-      for (const [seat, kinds] of Object.entries(r.due)) {
-        for (const [kind, due] of Object.entries(kinds)) {
+      const seats = Object.entries(r.due).filter(([, kinds]) => Object.keys(kinds).length);
+      pay.append(el("h3", { text: seats.length ? "Pay the players (winnings; the stakes of winning bets stay with the player)" :
+        "Nothing to pay: the house collects every bet." }));
+      const grid = el("div", { class: "pay-seats" });
+      for (const [seat, kinds] of seats) {
+        let total = 0;
+        const rows = Object.entries(kinds).map(([kind, due]) => {
           const k = `${seat}/${kind}`;
-          if (!(k in payCents)) payCents[k] = r.paid[seat] && r.paid[seat][kind] ? cents(r.paid[seat][kind]) : cents(due);
-          pay.append(el("div", { class: "pay-row", "data-pay": k },
-            el("span", { class: "label", text: `Seat ${seat} ${betWords(kind).toLowerCase()} (due ${due})` }),
-            ...[-10000, -1000, -100].map((d) => el("button", { class: "chip", type: "button", text: money(d),
-              onclick: () => { payCents[k] = Math.max(0, payCents[k] + d); renderSettlement(); } })),
-            el("span", { class: "amount", "data-paid": k, text: money(payCents[k]) }),
-            ...[100, 1000, 10000].map((d) => el("button", { class: "chip", type: "button", text: "+" + money(d),
-              onclick: () => { payCents[k] += d; renderSettlement(); } })),
-            el("button", { class: "chip", type: "button", text: "= due", onclick: () => { payCents[k] = cents(due); renderSettlement(); } })));
-        }
+          if (!(k in payCents)) payCents[k] = r.paid[seat] && r.paid[seat][kind] !== undefined ? cents(r.paid[seat][kind]) : cents(due);
+          total += cents(due);
+          const differs = payCents[k] !== cents(due);
+          return el("div", { class: "pay-row" + (differs ? " differs" : ""), "data-pay": k },
+            el("span", { class: "label", text: betWords(kind) }),
+            el("span", { class: "due", text: due }),
+            el("button", { class: "amount paid-amount", type: "button", "data-paid": k, "aria-label": `amount paid on seat ${seat} ${betWords(kind)}: tap to enter`,
+              text: money(payCents[k]), onclick: () => keypad(k, `Seat ${seat} ${betWords(kind).toLowerCase()}: due ${due}`) }),
+            differs ? el("button", { class: "chip", type: "button", "data-as-due": k, text: "= due",
+              onclick: () => { payCents[k] = cents(due); seatsPaid.delete(seat); renderSettlement(); } }) : null);
+        });
+        const done = seatsPaid.has(seat);
+        grid.append(el("div", { class: "pay-seat" + (done ? " done" : ""), "data-pay-seat": seat },
+          el("h4", { text: `Seat ${seat}: pay ${money(total)}` }),
+          el("div", { class: "pay-head" }, el("span", { text: "bet" }), el("span", { text: "due" }), el("span", { text: "paid" })),
+          ...rows,
+          el("button", { class: "toggle seat-paid" + (done ? " on" : ""), type: "button", "data-seat-paid": seat,
+            text: done ? `Seat ${seat} paid ✓` : `Seat ${seat} paid`,
+            onclick: () => { done ? seatsPaid.delete(seat) : seatsPaid.add(seat); renderSettlement(); } })));
       }
-      if (!Object.keys(r.due).length) pay.append(el("p", { text: "Nothing to pay: the house collects every bet." }));
-      pay.append(el("button", { class: "btn primary big", id: "btn-paid", text: "Confirm paid", disabled: r.approval_required,
-        onclick: confirmPaid }));
+      pay.append(grid);
+      const ticked = seats.filter(([s]) => seatsPaid.has(s)).length;
+      const short = Object.entries(payCents).some(([k, c]) => {
+        const [seat, kind] = k.split("/");
+        return r.due[seat] && r.due[seat][kind] !== undefined && c !== cents(r.due[seat][kind]);
+      });
+      pay.append(el("button", { class: "btn primary big", id: "btn-paid", disabled: r.approval_required, onclick: confirmPaid,
+        text: !seats.length ? "Confirm: nothing paid" : short ? "Confirm paid (differs from due)" :
+          ticked === seats.length ? "Confirm paid" : `Confirm paid (${ticked} of ${seats.length} seats ticked)` }));
+    } else if (r.state === "closed" && POT && bjGame) {
+      pay.append(el("p", { class: "flag ok", id: "closed-flag", text: closedWords(r) }), bjGameBox());
     } else if (r.state === "closed") {
       pay.append(el("p", { class: "flag ok", id: "closed-flag", text: closedWords(r) }));
-      pay.append(el("button", { class: "btn primary big", id: "btn-next", text: "Next round", onclick: () => { round = null; payCents = {}; refresh(); } }));
+      pay.append(el("button", { class: "btn primary big", id: "btn-next", text: "Next round", onclick: () => { round = null; payCents = {}; seatsPaid.clear(); refresh(); } }));
     }
     const mm = $("mismatch");
     mm.hidden = r.state !== "mismatch";
-    mm.textContent = r.discrepancies.map((d) => `Seat ${d.seat} ${d.bet}: paid ${d.paid}, due ${d.due} (difference ${d.difference})`).join("; ") +
+    mm.textContent = r.discrepancies.map((d) => `Seat ${d.seat} ${betWords(d.bet).toLowerCase()}: paid ${d.paid}, due ${d.due} (difference ${d.difference})`).join("; ") +
       (r.state === "mismatch" ? " — the round stays open until the difference is paid or a pit boss approves." : "");
+    // A pit boss's rejection of this payment, with the reason: the dealer pays again.
+    const rej = (r.rejections || []).filter((x) => x.current);
+    const rf = $("rejected-flag");
+    const wasHidden = rf.hidden;
+    rf.hidden = !rej.length || !payable;
+    if (wasHidden && !rf.hidden) rf.scrollIntoView({ block: "nearest" }); // a new rejection: in sight at once
+    rf.textContent = rej.length ? `Pit boss ${rej[rej.length - 1].by} rejected this payment: ${rej[rej.length - 1].reason}. ` +
+      "Set what you hand over and confirm again." : "";
 
     const ap = $("approve");
     const needs = r.state === "mismatch" || (r.state === "settled" && r.approval_required);
@@ -515,11 +628,16 @@
         "data-reason": text, onclick: () => { approveReason = text; renderSettlement(); } }));
     }
     $("btn-approve").disabled = !approveReason;
+    $("reject-reasons").replaceChildren(...["pay the full amount due", "wrong seat paid, pay again", "recount the chips on camera"]
+      .map((text) => el("button", { class: "toggle" + (rejectReason === text ? " on" : ""), type: "button", text,
+        "data-reject-reason": text, onclick: () => { rejectReason = text; renderSettlement(); } })));
+    $("btn-reject").disabled = !rejectReason || rej.length > 0;
     renderCorrection();
   }
 
   function closedWords(r) {
-    // What happened: paid as due, or the approval that closed it (who approved what, and why).
+    // What happened: paid as due, or the approval that closed it (who approved what, and why), after
+    // any rejection by a pit boss, and any card a pit boss corrected.
     const short = r.approvals.filter((a) => a.kind !== "large_payout");
     const large = r.approvals.filter((a) => a.kind === "large_payout");
     const short_ = r.discrepancies.some((d) => cents(d.paid) < cents(d.due));
@@ -528,11 +646,16 @@
       large_payout: "approved large payout", interrupted: "approved interrupted round" }[k] || `approved ${String(k).replace(/_/g, " ")}`);
     const parts = [];
     if (short.length) {
-      const paidShort = r.discrepancies.length ? r.discrepancies : [];
       parts.push("Round closed: " + short.map((a) => `${kindWords(a.kind)} by ${a.approved_by}: ${a.reason}`).join("; ") +
-        (paidShort.length ? " (" + paidShort.map((d) => `seat ${d.seat} ${BET_WORDS[d.bet] || d.bet} paid ${d.paid} of ${d.due}`).join(", ") + ")" : ""));
-    } else parts.push("Round closed: paid as due");
+        (r.discrepancies.length ? " (" + r.discrepancies.map((d) => `seat ${d.seat} ${BET_WORDS[d.bet] || d.bet} paid ${d.paid} of ${d.due}`).join(", ") + ")" : ""));
+    } else if (!Object.keys(r.due).some((s) => Object.keys(r.due[s]).length)) parts.push("Round closed: nothing to pay, the house collected");
+    else parts.push("Round closed: paid as due");
+    const rejections = r.rejections || [];
+    if (rejections.length) parts.push(rejections.map((x) => `first payment rejected by ${x.by}: ${x.reason}`).join("; "));
     if (large.length) parts.push(large.map((a) => `${kindWords(a.kind)} by ${a.approved_by}: ${a.reason}`).join("; "));
+    const fixed = r.cards.filter((c) => c.corrected_from && c.corrected_by && c.correction_reason &&
+      !/low-confidence scan/.test(c.correction_reason));
+    if (fixed.length) parts.push(fixed.map((c) => `correction: card #${c.seq} ${pretty(c.corrected_from)} → ${pretty(c.code)} by ${c.corrected_by} (${c.correction_reason})`).join("; "));
     return parts.join(" · ");
   }
 
@@ -585,6 +708,7 @@
         `seat ${d.seat} ${d.bet} paid ${d.paid}, due ${d.due}`).join("; ") : "") }));
     fix = { seq: null, rank: null, code: null, reason: null, before: null };
     payCents = {};
+      seatsPaid.clear();
     render();
   }
   async function loadRound(id) {
@@ -600,6 +724,21 @@
   async function take() {
     if (await command(`/api/tables/${TABLE}/open/`, {})) await refresh();
   }
+  async function handoverAsk() {
+    const r = await request("GET", `/api/tables/${TABLE}/dealers/`);
+    if (!r.ok) return showError(r.data);
+    $("handover-list").replaceChildren(...r.data.filter((d) => d.username !== table.dealer).map((d) => el("button", {
+      class: "btn", type: "button", "data-handover": d.username,
+      text: d.username + (d.table ? ` (now at table ${d.table})` : " (free)") })));
+    $("handover-dialog").showModal();
+  }
+  async function handover(username) {
+    $("handover-dialog").close();
+    if (await command(`/api/tables/${TABLE}/open/`, { dealer: username })) {
+      toast(`Table handed over to ${username}`);
+      await refresh();
+    }
+  }
   async function shuffle(reason) {
     if (await command(`/api/tables/${TABLE}/shuffle/`, { reason })) {
       toast("Shoe shuffled: tell the players of the reshuffle");
@@ -614,6 +753,7 @@
     if (r) {
       round = r;
       payCents = {};
+      seatsPaid.clear();
       for (const k of Object.keys(bets)) delete bets[k];
       await refresh();
     }
@@ -623,6 +763,7 @@
     if (r) {
       round = r;
       payCents = {};
+      seatsPaid.clear();
       toast("Shoe reshuffled for the new hand: tell the players");
       await refresh();
     }
@@ -653,7 +794,7 @@
   async function scan(file) {
     if (!round) return;
     const form = new FormData();
-    form.append("image", file);
+    form.append("image", file, file.name || "camera.jpg"); // a file picked, or a camera frame (a Blob)
     const r = await command(`/api/rounds/${round.id}/scans/`, null, { form });
     $("scan-input").value = "";
     if (!r) return;
@@ -678,9 +819,47 @@
     }
     render();
   }
+  // ---- the camera: a live preview; capture on tap, or by itself when a card is held still ----------
+  const CAMERA = "tablet-camera"; // remembered on this tablet: the camera comes back after a reload
+  const Cam = window.TabletCamera;
+  function cameraButtons() {
+    const on = !!(Cam && Cam.running());
+    $("btn-camera").textContent = on ? "Camera off" : "Camera";
+    $("btn-capture").hidden = !on;
+    $("btn-auto").hidden = !on;
+    $("camera-video").hidden = !on;
+    $("btn-auto").textContent = "Auto capture: " + (on && Cam.auto() ? "on" : "off");
+    $("btn-auto").classList.toggle("on", on && Cam.auto());
+  }
+  async function cameraOn() {
+    try {
+      await Cam.start($("camera-video"), {
+        onCapture: (blob) => scan(blob),
+        // Only while the round waits for a card, nothing is on its way and no unsure read waits.
+        canAuto: () => !busy && !pendingScan && round && round.state === "in_play" && !$("capture").hidden,
+        onState: (text) => { $("camera-state").textContent = text; },
+      });
+      localStorage.setItem(CAMERA, "1");
+    } catch (e) {
+      showError({ error: `the camera could not start (${e.message || e.name}): scan or pick the card` });
+    }
+    cameraButtons();
+  }
+  function cameraOff() {
+    Cam.stop();
+    localStorage.removeItem(CAMERA);
+    $("camera-state").textContent = "";
+    cameraButtons();
+  }
+
   async function settle() {
     const r = await command(`/api/rounds/${round.id}/settle/`, { version: round.version });
-    if (r) { round = r; payCents = {}; render(); }
+    if (r) {
+      round = r;
+      payCents = {};
+      render();
+      $("settlement").scrollIntoView({ block: "start" }); // what to pay, in sight at once
+    }
   }
   async function confirmPaid() {
     const paid = {};
@@ -689,7 +868,42 @@
       (paid[seat] = paid[seat] || {})[kind] = money(c);
     }
     const r = await command(`/api/rounds/${round.id}/paid/`, { paid, version: round.version });
-    if (r) { round = r; render(); }
+    if (r) { round = r; seatsPaid.clear(); render(); }
+    if (r && POT) await refresh(); // the stacks the hand left, for the next hand
+  }
+  async function reject() {
+    const r = await command(`/api/rounds/${round.id}/reject/`, { reason: rejectReason, version: round.version });
+    if (r) { round = r; rejectReason = null; render(); }
+  }
+  // The keypad: what was actually handed over on one bet, typed (no keyboard on the tablet).
+  let keyTarget = null;
+  function keypad(k, title) {
+    keyTarget = k;
+    $("keypad-title").textContent = title;
+    $("keypad-value").textContent = money(payCents[k]);
+    $("keypad-value").dataset.typed = "";
+    $("keypad-dialog").showModal();
+  }
+  function keypadPress(key) {
+    const v = $("keypad-value");
+    let typed = v.dataset.typed || "";
+    if (key === "back") typed = typed.slice(0, -1);
+    else if (key === "clear") typed = "";
+    else if (key === "." && typed.includes(".")) return;
+    else if (/\.\d\d$/.test(typed)) return; // two decimals at most
+    else typed = (typed + key).replace(/^0+(?=\d)/, "").slice(0, 9);
+    v.dataset.typed = typed;
+    v.textContent = typed ? typed : "0.00";
+  }
+  function keypadDone(ok) {
+    const typed = $("keypad-value").dataset.typed;
+    if (ok && keyTarget) {
+      payCents[keyTarget] = typed ? cents(typed) : payCents[keyTarget];
+      seatsPaid.delete(keyTarget.split("/")[0]);
+    }
+    keyTarget = null;
+    $("keypad-dialog").close();
+    renderSettlement();
   }
   async function approve() {
     const r = await command(`/api/rounds/${round.id}/approve/`, { reason: approveReason, version: round.version });
@@ -718,8 +932,10 @@
   }
 
   app.addEventListener("click", (ev) => {
-    const b = ev.target.closest("[data-cmd],[data-cancel-reason],[data-shuffle-reason]");
+    const b = ev.target.closest("[data-cmd],[data-cancel-reason],[data-shuffle-reason],[data-key],[data-handover]");
     if (!b) return;
+    if (b.dataset.handover) return handover(b.dataset.handover);
+    if (b.dataset.key) return keypadPress(b.dataset.key);
     if (b.dataset.cancelReason) {
       $("cancel-dialog").close();
       return simple("cancel", { reason: b.dataset.cancelReason });
@@ -731,18 +947,28 @@
     ({
       shuffle: () => $("shuffle-dialog").showModal(),
       "shuffle-close": () => $("shuffle-dialog").close(),
-      take, open: openRound, recall, approve, correct: correctCard,
+      take, open: openRound, recall, approve, reject, correct: correctCard,
+      "keypad-ok": () => keypadDone(true), "keypad-cancel": () => keypadDone(false),
       pause: () => simple("pause", { reason: "paused at the table" }),
       resume: () => simple("resume"),
       "cancel-ask": () => $("cancel-dialog").showModal(),
       "cancel-close": () => $("cancel-dialog").close(),
       "recall-close": () => $("recall-dialog").close(),
+      handover: handoverAsk, "handover-close": () => $("handover-dialog").close(),
+      camera: () => (Cam.running() ? cameraOff() : cameraOn()),
+      capture: () => Cam.capture(),
+      auto: () => { Cam.setAuto(!Cam.auto()); cameraButtons(); },
     })[b.dataset.cmd]();
   });
   $("scan-input").addEventListener("change", (ev) => ev.target.files[0] && scan(ev.target.files[0]));
   window.addEventListener("online", () => refresh());
 
-  resendPending().then(refresh);
-  // Another device (the pit boss) may change the round: keep the view current.
-  setInterval(() => { if (!busy && !document.hidden) refresh(); }, 3000);
+  resendPending().then(refresh).then(() => { if (Cam && localStorage.getItem(CAMERA)) cameraOn(); });
+  // A push channel (server-sent events) calls this when the table, its round or its game changed.
+  window.TabletPage = { refresh };
+  // Another device (the pit boss) may change the round: keep the view current (push.js says so at once;
+  // with its stream live, a poll every 15 s is only the fallback).
+  let ticks = 0;
+  const pushed = () => window.TabletPush && window.TabletPush.live && ++ticks % 5 !== 0;
+  setInterval(() => { if (!busy && !document.hidden && !pushed()) refresh(); }, 3000);
 })();

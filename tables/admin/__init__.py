@@ -8,7 +8,6 @@ django-simple-history's admin.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django import forms
@@ -20,19 +19,38 @@ from django.db.models import Count, QuerySet
 from django.forms.models import BaseInlineFormSet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from simple_history.admin import SimpleHistoryAdmin
 
-from tables import services
+from tables import conf, services
 from tables.admin import theory as admin_theory
-from tables.engine.rulesets import PUBLISHED_RULES
-from tables.models import Casino, Game, PayLine, PayTable, Pit, RuleSet, Table, TableStatus, VersionStatus
+from tables.admin import versions
+from tables.admin.rulesets import PrettyJSONField, parameter_rows, rule_set_form
+from tables.engine.rulesets import PUBLISHED_RULES, parameters
+from tables.models import (
+    Casino,
+    Game,
+    PayLine,
+    PayTable,
+    Pit,
+    PublishRequest,
+    PublishStatus,
+    RuleSet,
+    Table,
+    TableStatus,
+    VersionStatus,
+)
 from tables.models.config import PayLineKind, VersionedConfig, check_line_names, game_line_names
+from tables.services import publishing
 
 admin.site.site_header = "Casino back office"
 admin.site.site_title = "Casino back office"
 admin.site.index_title = "Games, rule sets, pay tables and tables"
+admin.site.site_url = "/"  # "View site": the landing page, which sends each role to its place
+
+__all__ = ["PrettyJSONField"]
 
 
 def _messages_of(exc: ValidationError) -> str:
@@ -87,15 +105,6 @@ class HistoryAdmin(SimpleHistoryAdmin):
             return HttpResponseRedirect(request.path)
 
 
-class PrettyJSONField(forms.JSONField):
-    """A JSON textarea indented for reading."""
-
-    def prepare_value(self, value: Any) -> str:
-        if isinstance(value, str):
-            return value
-        return json.dumps(value, indent=2, ensure_ascii=False)
-
-
 @admin.register(Casino)
 class CasinoAdmin(HistoryAdmin):
     list_display = ("name", "pit_count")
@@ -142,6 +151,8 @@ class TableAdmin(HistoryAdmin):
     fieldsets = (
         (None, {"fields": ("pit", "number", "game", "status")}),
         ("Rules and pay table (published versions)", {"fields": ("rule_set", "pay_table")}),
+        ("Cards", {"fields": ("deck_design",),
+                   "description": "The deck design dealt here, as the reader learned it (Deck designs)."}),
         ("Limits", {"fields": ("min_bet", "max_bet", ("side_bet_min", "side_bet_max"), ("behind_min", "behind_max"),
                                "max_bets_behind"),
                     "description": "Side bets and bets behind take the main limits where their own are empty."}),
@@ -154,7 +165,7 @@ class TableAdmin(HistoryAdmin):
         # through the services (a table with a round open does not close; the dealer's session ends).
         if obj is not None and not request.user.has_perm("tables.add_table"):
             return ("pit", "number", "game", "rule_set", "pay_table", "min_bet", "max_bet", "side_bet_min",
-                    "side_bet_max", "behind_min", "behind_max", "max_bets_behind", "status")
+                    "side_bet_max", "behind_min", "behind_max", "max_bets_behind", "status", "deck_design")
         if obj is not None:
             return ("status",)
         return super().get_readonly_fields(request, obj)
@@ -205,15 +216,16 @@ class GameAdmin(HistoryAdmin):
 
 
 class VersionedAdmin(HistoryAdmin):
-    """Common admin of rule-set and pay-table versions."""
+    """Common admin of rule-set and pay-table versions: publishing (warning, maker-checker), history, diff."""
 
-    list_display = ("name", "game", "version", "status", "published_at", "published_by", "table_count")
+    list_display = ("__str__", "game", "name", "version", "status", "published_at", "published_by", "table_count")
     list_filter = ("game", "status")
     search_fields = ("name", "notes", "game__name", "game__slug")
     list_select_related = ("game", "published_by")
     readonly_fields: tuple[str, ...] = ("version", "status", "created_at", "published_at", "published_by")
     actions = ("publish_selected", "new_draft_of_selected")
     change_form_template = "admin/tables/versioned_change_form.html"
+    object_history_template = "admin/tables/version_history.html"
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
         return super().get_queryset(request).annotate(tables_n=Count("tables"))
@@ -228,17 +240,20 @@ class VersionedAdmin(HistoryAdmin):
         return fields + ("game",) if obj is not None else fields
 
     def has_change_permission(self, request: HttpRequest, obj: VersionedConfig | None = None) -> bool:
-        # A published version opens read-only: it cannot change, however permissive the role.
-        if obj is not None and obj.is_published:
+        # A published version opens read-only: it cannot change, however permissive the role.  So does
+        # a draft asked to be published: the checker approves what the maker asked for (withdraw to edit).
+        if obj is not None and (obj.is_published or publishing.pending_request(obj) is not None):  # type: ignore[arg-type]
             return False
         return super().has_change_permission(request, obj)
 
     def has_delete_permission(self, request: HttpRequest, obj: VersionedConfig | None = None) -> bool:
-        if obj is not None and obj.is_published:
+        if obj is not None and (obj.is_published or publishing.pending_request(obj) is not None):  # type: ignore[arg-type]
             return False
         return super().has_delete_permission(request, obj)
 
     def revert_refused_message(self, obj: Any) -> str:
+        if not obj.is_published:
+            return f"{obj} awaits approval to be published and cannot be reverted; withdraw the request first."
         return f"{obj} is published and cannot be reverted; make a new draft version instead."
 
     def has_publish_permission(self, request: HttpRequest) -> bool:
@@ -251,24 +266,38 @@ class VersionedAdmin(HistoryAdmin):
             raise PermissionDenied("Published versions cannot be deleted.")
         super().delete_queryset(request, queryset)
 
-    def _publish(self, request: HttpRequest, obj: VersionedConfig) -> bool:
-        try:
-            obj.publish(actor=request.user)
-        except ValidationError as exc:
-            self.message_user(request, f"{obj} was not published: {_messages_of(exc)}", messages.ERROR)
-            return False
-        self.message_user(request, f"Published {obj}.", messages.SUCCESS)
-        return True
-
     def _new_draft(self, request: HttpRequest, obj: VersionedConfig) -> VersionedConfig:
         draft = obj.new_draft(actor=request.user)
         self.message_user(request, f"Created {draft} from version {obj.version}.", messages.SUCCESS)
         return draft
 
+    def _request_publish(self, request: HttpRequest, obj: Any, *, acknowledged: bool, note: str = "") -> bool:
+        """Ask to publish through the service; say in words what happened (or why not)."""
+        try:
+            done = publishing.request_publish(obj, actor=request.user, acknowledged=acknowledged, note=note)
+        except publishing.AcknowledgementNeeded as exc:
+            self.message_user(request, f"{obj} was not published: {exc}", messages.ERROR)
+            return False
+        except ValidationError as exc:
+            self.message_user(request, f"{obj} was not published: {_messages_of(exc)}", messages.ERROR)
+            return False
+        except (services.Conflict, PermissionDenied) as exc:
+            self.message_user(request, f"{obj} was not published: {exc}", messages.ERROR)
+            return False
+        obj.refresh_from_db()
+        if done.status == PublishStatus.APPROVED:
+            self.message_user(request, f"Published {obj}.", messages.SUCCESS)
+        else:
+            self.message_user(request, f"Asked to publish {obj}: a second games manager must approve it.",
+                              messages.WARNING)
+        return True
+
     @admin.action(description="Publish the selected drafts", permissions=["publish"])
     def publish_selected(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        # No acknowledgement from a list: a draft returning more than 100% is refused here, with the
+        # reason, and published from its own page where the warning is shown in full.
         for obj in queryset.filter(status=VersionStatus.DRAFT):
-            self._publish(request, obj)
+            self._request_publish(request, obj, acknowledged=False)
 
     @admin.action(description="New draft version of each selected", permissions=["add"])
     def new_draft_of_selected(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
@@ -277,21 +306,77 @@ class VersionedAdmin(HistoryAdmin):
 
     def get_urls(self) -> list[Any]:
         prefix = f"{self.opts.app_label}_{self.opts.model_name}"
+        view = self.admin_site.admin_view
         return [
-            path("<int:pk>/publish/", self.admin_site.admin_view(self.publish_view), name=f"{prefix}_publish"),
-            path("<int:pk>/new-draft/", self.admin_site.admin_view(self.new_draft_view), name=f"{prefix}_new_draft"),
+            path("<int:pk>/publish/", view(self.publish_view), name=f"{prefix}_publish"),
+            path("<int:pk>/approve/", view(self.approve_view), name=f"{prefix}_approve"),
+            path("<int:pk>/new-draft/", view(self.new_draft_view), name=f"{prefix}_new_draft"),
+            path("<int:pk>/compare/", view(self.compare_view), name=f"{prefix}_compare"),
             *super().get_urls(),
         ]
 
+    def _url(self, name: str, obj: VersionedConfig) -> str:
+        return reverse(f"admin:{self.opts.app_label}_{self.opts.model_name}_{name}", args=[obj.pk])
+
     def _change_url(self, obj: VersionedConfig) -> str:
-        return reverse(f"admin:{self.opts.app_label}_{self.opts.model_name}_change", args=[obj.pk])
+        return self._url("change", obj)
+
+    def _theory_html(self, obj: Any) -> Any:
+        """The theory shown beside a publish decision (the pay table's block, or the rule set's edge)."""
+        return ""
+
+    def _decision_page(self, request: HttpRequest, obj: Any, *, stage: str,
+                       pending: PublishRequest | None = None) -> HttpResponse:
+        context = {
+            **self.admin_site.each_context(request), "opts": self.opts, "original": obj, "title": f"Publish {obj}",
+            "stage": stage, "pending": pending, "warnings": publishing.return_warnings(obj),
+            "theory": self._theory_html(obj), "change_url": self._change_url(obj),
+            "second_approval": conf.publish_needs_second_approval(),
+            "is_requester": pending is not None and pending.requested_by_id == request.user.pk,
+        }
+        return TemplateResponse(request, "admin/tables/publish_confirm.html", context)
 
     def publish_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        """POST: publish one draft (the button on its page)."""
-        obj = get_object_or_404(self.model, pk=pk)
-        if request.method != "POST" or not self.has_publish_permission(request):
+        """GET: the figures and any >100% warning; POST: ask to publish (publish at once without maker-checker)."""
+        obj = get_object_or_404(self.model.objects.select_related("game"), pk=pk)
+        if not self.has_publish_permission(request):
             raise PermissionDenied
-        self._publish(request, obj)
+        if obj.is_published:
+            return HttpResponseRedirect(self._change_url(obj))
+        pending = publishing.pending_request(obj)
+        if pending is not None:
+            return HttpResponseRedirect(self._url("approve", obj))
+        if request.method != "POST":
+            return self._decision_page(request, obj, stage="request")
+        self._request_publish(request, obj, acknowledged=request.POST.get("acknowledge") == "on",
+                              note=request.POST.get("note", ""))
+        return HttpResponseRedirect(self._change_url(obj))
+
+    def approve_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        """GET: the open request with the figures; POST ``approve`` or ``refuse`` (the requester withdraws)."""
+        obj = get_object_or_404(self.model.objects.select_related("game"), pk=pk)
+        if not self.has_publish_permission(request):
+            raise PermissionDenied
+        pending = publishing.pending_request(obj)
+        if pending is None:
+            self.message_user(request, f"{obj} has no request to publish awaiting approval.", messages.INFO)
+            return HttpResponseRedirect(self._change_url(obj))
+        if request.method != "POST":
+            return self._decision_page(request, obj, stage="approve", pending=pending)
+        try:
+            if "refuse" in request.POST:
+                done = publishing.refuse_publish(pending, actor=request.user, note=request.POST.get("note", ""))
+                self.message_user(request, f"The request to publish {obj} was {done.get_status_display().lower()}.",
+                                  messages.SUCCESS)
+            else:
+                publishing.approve_publish(pending, actor=request.user,
+                                           acknowledged=request.POST.get("acknowledge") == "on")
+                obj.refresh_from_db()
+                self.message_user(request, f"Approved and published {obj}.", messages.SUCCESS)
+        except ValidationError as exc:
+            self.message_user(request, f"{obj} was not published: {_messages_of(exc)}", messages.ERROR)
+        except (services.Conflict, PermissionDenied) as exc:
+            self.message_user(request, f"{obj} was not published: {exc}", messages.ERROR)
         return HttpResponseRedirect(self._change_url(obj))
 
     def new_draft_view(self, request: HttpRequest, pk: int) -> HttpResponse:
@@ -301,65 +386,129 @@ class VersionedAdmin(HistoryAdmin):
             raise PermissionDenied
         return HttpResponseRedirect(self._change_url(self._new_draft(request, obj)))
 
+    def compare_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        """The diff of this version and another of the same game (``?with=<id>``; default: the one before)."""
+        obj = get_object_or_404(self.model.objects.select_related("game", "published_by"), pk=pk)
+        if not self.has_view_permission(request, obj):
+            raise PermissionDenied
+        others = self.model.objects.filter(game_id=obj.game_id).exclude(pk=obj.pk).select_related("game")
+        other = others.filter(pk=request.GET.get("with") or None).first() if request.GET.get("with") else None
+        if other is None:
+            other = (others.filter(name=obj.name, version__lt=obj.version).order_by("-version").first()
+                     or others.order_by("-pk").first())
+        context = {
+            **self.admin_site.each_context(request), "opts": self.opts, "original": obj,
+            "title": f"Compare {obj}", "others": others.order_by("name", "-version"), "other": other,
+            "diff": versions.version_diff(other, obj) if other is not None else None,
+        }
+        return TemplateResponse(request, "admin/tables/version_diff.html", context)
+
+    def history_view(self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None) -> Any:
+        obj = self.get_object(request, unquote(object_id))
+        extra = dict(extra_context or {})
+        if obj is not None and self.has_view_permission(request, obj):
+            extra["timeline"] = versions.timeline(obj)
+            extra["compare_url"] = self._url("compare", obj)
+        return super().history_view(request, object_id, extra_context=extra)
+
     def render_change_form(self, request: HttpRequest, context: dict[str, Any], *args: Any, **kwargs: Any) -> Any:
         obj = kwargs.get("obj") or context.get("original")
         if obj is None and "game" not in request.GET:
             add_url = reverse(f"admin:{self.opts.app_label}_{self.opts.model_name}_add")
             context["start_from_games"] = [(g.name, f"{add_url}?game={g.pk}") for g in Game.objects.all()]
+        pending = publishing.pending_request(obj) if obj is not None and not obj.is_published else None
+        may_publish = obj is not None and not obj.is_published and self.has_publish_permission(request)
         context.update(
-            can_publish=obj is not None and not obj.is_published and self.has_publish_permission(request),
+            can_publish=may_publish and pending is None,
+            pending=pending,
+            can_approve=may_publish and pending is not None and pending.requested_by_id != request.user.pk,
+            is_requester=pending is not None and pending.requested_by_id == request.user.pk,
             can_new_draft=obj is not None and self.has_add_permission(request),
-            version_urls={
-                "publish": reverse(f"admin:{self.opts.app_label}_{self.opts.model_name}_publish", args=[obj.pk])
-                if obj is not None else "",
-                "new_draft": reverse(f"admin:{self.opts.app_label}_{self.opts.model_name}_new_draft", args=[obj.pk])
-                if obj is not None else "",
-            },
+            version_urls={name: self._url(name, obj) if obj is not None else ""
+                          for name in ("publish", "approve", "new_draft", "compare")},
         )
         return super().render_change_form(request, context, *args, **kwargs)
 
 
-class RuleSetForm(forms.ModelForm):
-    params = PrettyJSONField(
-        required=False, widget=forms.Textarea(attrs={"rows": 24, "cols": 80, "class": "monospace"}),
-        help_text="The game's rule parameters as JSON; leave out a key (or leave empty) for the published value. "
-        "Each parameter is checked against the game's rules when you save.",
-    )
+def _game_of(request: HttpRequest, obj: RuleSet | None) -> Game | None:
+    """The game whose parameters a rule-set form shows: the stored one, or the one chosen when adding."""
+    if obj is not None and obj.game_id is not None:
+        return obj.game
+    chosen = request.POST.get("game") or request.GET.get("game")
+    return Game.objects.filter(pk=chosen).first() if chosen and str(chosen).isdigit() else None
 
-    class Meta:
-        model = RuleSet
-        fields = ("game", "name", "params", "notes")
 
-    def clean_params(self) -> Any:
-        value = self.cleaned_data.get("params")
-        return {} if value in (None, "") else value
+def _game_asked(request: HttpRequest) -> Game | None:
+    """The game an "add" page was opened for (``?game=<id>``), or None."""
+    asked = request.GET.get("game")
+    return Game.objects.filter(pk=asked).first() if asked else None
 
 
 @admin.register(RuleSet)
 class RuleSetAdmin(VersionedAdmin):
-    form = RuleSetForm
-    readonly_fields = (*VersionedAdmin.readonly_fields, "published_values", "house_edge")
+    readonly_fields = (*VersionedAdmin.readonly_fields, "parameters", "house_edge")
+    BASE_FIELDS = ("game", "name", "notes")
+    TAIL_FIELDS = ("version", "status", "created_at", "published_at", "published_by", "house_edge")
+
+    def get_form(self, request: HttpRequest, obj: RuleSet | None = None, change: bool = False, **kwargs: Any) -> Any:
+        # One field per rule parameter of the game, built from the engine (tables/admin/rulesets.py).
+        game = _game_of(request, obj)
+        form = rule_set_form(game.slug if game is not None and game.slug in PUBLISHED_RULES else None)
+        kwargs["form"] = form
+        form_class = super().get_form(request, obj, change, **kwargs)
+        if obj is None and game is not None and "game" in form_class.base_fields:
+            # The rules shown are this game's: another game is another form ("Start from ..." links).
+            form_class.base_fields["game"].initial = game.pk
+            form_class.base_fields["game"].disabled = True
+        return form_class
+
+    def get_fields(self, request: HttpRequest, obj: RuleSet | None = None) -> Any:
+        game = _game_of(request, obj)
+        editable = obj is None or self.has_change_permission(request, obj)
+        if game is None or game.slug not in PUBLISHED_RULES:
+            return (*self.BASE_FIELDS, *self.TAIL_FIELDS) if obj is not None else self.BASE_FIELDS
+        if not editable:
+            return (*self.BASE_FIELDS, "parameters", *self.TAIL_FIELDS)
+        tail = self.TAIL_FIELDS if obj is not None else ()
+        return (*self.BASE_FIELDS, *(p.name for p in parameters(game.slug)), *tail)
+
+    def get_fieldsets(self, request: HttpRequest, obj: RuleSet | None = None) -> Any:
+        fields = list(self.get_fields(request, obj))
+        head = [f for f in fields if f in self.BASE_FIELDS]
+        tail = [f for f in fields if f in self.TAIL_FIELDS]
+        rules = [f for f in fields if f not in self.BASE_FIELDS and f not in self.TAIL_FIELDS]
+        sets: list[Any] = [(None, {"fields": head})]
+        if rules:
+            sets.append(("Rules", {"fields": rules, "description": "Each value is checked by the game's rules when "
+                                   "you save; a new rule set starts from the game's published values."}))
+        if tail:
+            sets.append(("Version and theory", {"fields": tail}))
+        return sets
 
     def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, Any]:
         initial = super().get_changeform_initial_data(request)
-        # "Add rule set" with ?game=<id>: start from the game's published values.
-        game = Game.objects.filter(pk=request.GET.get("game") or None).first()
-        if game is not None and game.slug in PUBLISHED_RULES:
-            initial["params"] = PUBLISHED_RULES[game.slug].to_params()
+        # "Add rule set" with ?game=<id>: start from the game's published values (the fields' defaults).
         return initial
 
-    @admin.display(description="published values of this game (for reference)")
-    def published_values(self, obj: RuleSet | None) -> str:
+    @admin.display(description="rules")
+    def parameters(self, obj: RuleSet | None) -> str:
         if obj is None or obj.game_id is None:
-            return "Choose a game and save: missing parameters take the game's published values."
-        rules = PUBLISHED_RULES.get(obj.game.slug)
-        if rules is None:
             return "-"
-        return format_html("<pre>{}</pre>", json.dumps(rules.to_params(), indent=2))
+        rows = parameter_rows(obj)
+        return format_html(
+            '<table class="rule-params"><thead><tr><th>rule</th><th>value</th><th>published value</th></tr></thead>'
+            "<tbody>{}</tbody></table>",
+            format_html_join("", '<tr class="{}"><th>{}</th><td>{}</td><td>{}</td></tr>',
+                             (("differs" if r["differs"] else "", r["label"], r["value"], r["published"])
+                              for r in rows)),
+        )
 
     @admin.display(description="house edge of the main wager")
     def house_edge(self, obj: RuleSet | None) -> str:
         # Blackjack: exact basic-strategy analysis; Finnish 27: the simulation of the latest published pay table.
+        return admin_theory.rule_set_edge_html(obj)
+
+    def _theory_html(self, obj: Any) -> Any:
         return admin_theory.rule_set_edge_html(obj)
 
 
@@ -376,7 +525,8 @@ class PayLineForm(forms.ModelForm):
             self.fields["odds"].initial = self.instance.odds_text
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("kind") == PayLineKind.ODDS:
             text = (data.get("odds") or "").strip()
             if not text:
@@ -441,7 +591,7 @@ class PayTableAdmin(VersionedAdmin):
         kwargs = super().get_formset_kwargs(request, obj, inline, prefix)
         # "Add pay table" with ?game=<id>: start from the game's lines at the published values.
         if request.method == "GET" and obj.pk is None and isinstance(inline, PayLineInline):
-            game = Game.objects.filter(pk=request.GET.get("game") or None).first()
+            game = _game_asked(request)
             if game is not None:
                 kwargs["initial"] = self._published_initial(game)
         return kwargs
@@ -449,7 +599,7 @@ class PayTableAdmin(VersionedAdmin):
     def get_formsets_with_inlines(self, request: HttpRequest, obj: Any = None) -> Any:
         for formset, inline in super().get_formsets_with_inlines(request, obj):
             if obj is None and request.method == "GET" and isinstance(inline, PayLineInline):
-                game = Game.objects.filter(pk=request.GET.get("game") or None).first()
+                game = _game_asked(request)
                 if game is not None:
                     formset.extra = len(game_line_names(game.slug))
             yield formset, inline
@@ -474,6 +624,9 @@ class PayTableAdmin(VersionedAdmin):
         # Exact lines at once; the simulated ones (Finnish 27) queued and polled by admin/theory.js.
         return admin_theory.pay_table_theory_html(obj)
 
+    def _theory_html(self, obj: Any) -> Any:
+        return admin_theory.pay_table_theory_html(obj)
+
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
         super().save_related(request, form, formsets, change)
         # The lines are saved now: queue this version's simulation (after commit) before the page reloads.
@@ -494,4 +647,6 @@ class PayTableAdmin(VersionedAdmin):
         js = ("admin/theory.js",)
 
 
+from tables.admin import accounting as admin_accounting  # noqa: E402,F401  (slips, ratings: tables/admin/accounting.py)
 from tables.admin import audit as admin_audit  # noqa: E402,F401  (audit pages: tables/admin/audit.py)
+from tables.admin import decks as _decks  # noqa: E402,F401  (registers Deck designs)

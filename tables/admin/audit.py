@@ -8,20 +8,65 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin
+from django.core.exceptions import PermissionDenied, ValidationError
 
+from tables.engine.errors import InvalidInput
+from tables.errors import Conflict
 from tables.models import AuditFinding, AuditReport, AuditResult, BetTheory, DropCount
+
+
+class DropForm(forms.ModelForm):
+    """The count team's entry of a drop, through the accounting service (one count per table and shift,
+    the day's total kept as the sum of the shifts, an audit event); its refusals shown on the form."""
+
+    class Meta:
+        model = DropCount
+        fields = ("table", "gaming_day", "shift", "amount")
+
+    actor: Any = None  # set per request by the admin (``DropCountAdmin.get_form``)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.errors:
+            return data
+        from tables.services.accounting import drop_record
+
+        try:
+            self.instance = drop_record(table=data["table"], amount=data["amount"], actor=self.actor,
+                                        gaming_day=data.get("gaming_day"), shift=data.get("shift") or None)  # fmt: skip
+        except InvalidInput as exc:
+            if exc.field in self.fields:
+                raise ValidationError({exc.field: exc.message}) from None
+            raise ValidationError(exc.message) from None
+        except (Conflict, PermissionDenied) as exc:
+            raise ValidationError(str(exc)) from None
+        return data
 
 
 @admin.register(DropCount)
 class DropCountAdmin(admin.ModelAdmin):
+    """Drops are entered once (a recount is a new entry by the count team after a void of the day is
+    agreed with the cage); the whole day's row is the service's sum of the shifts."""
+
     list_display = ("gaming_day", "table", "shift", "amount", "entered_by", "entered_at")
     list_filter = ("gaming_day", "shift")
     fields = ("table", "gaming_day", "shift", "amount")
+    form = DropForm
+
+    def get_form(self, request: Any, obj: Any = None, change: bool = False, **kwargs: Any) -> Any:
+        form = super().get_form(request, obj, change=change, **kwargs)
+        return type(form.__name__, (form,), {"actor": request.user})  # who enters the drop
+
+    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
 
     def save_model(self, request: Any, obj: DropCount, form: Any, change: bool) -> None:
-        obj.entered_by = request.user  # who counted is part of the record
-        super().save_model(request, obj, form, change)
+        obj.pk = form.instance.pk  # written by the service in the form's clean (the same transaction)
 
 
 class ReadOnly(admin.ModelAdmin):

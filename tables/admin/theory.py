@@ -45,10 +45,12 @@ def theory_url(pay_table: PayTable, rule_set: RuleSet | None) -> str:
 def render_theory(theory: dict[str, Any], pay_table: PayTable, rule_set: RuleSet | None) -> SafeString:
     """The theory block of a pay table's page."""
     lines = [{**line, "probability_text": probability_text(line["probability"]),
-              "contribution_text": pct(line["contribution"])} for line in theory["lines"]]
+              "contribution_text": pct(line["contribution"]),
+              "over": line["contribution"] is not None and line["contribution"] > 1} for line in theory["lines"]]
     bets = [{"bet": bet, "rtp": pct(info.get("rtp")), "house_edge": pct(info.get("house_edge")),
              "ci95": pct(info["ci95"], 3) if info.get("ci95") is not None else "",
-             "method": info.get("method", ""), "detail": info.get("detail", "")}
+             "method": info.get("method", ""), "detail": info.get("detail", ""),
+             "over": info.get("rtp") is not None and info["rtp"] > 1}
             for bet, info in theory["bets"].items()]
     sim = theory.get("simulation") or {}
     context = {
@@ -56,6 +58,7 @@ def render_theory(theory: dict[str, Any], pay_table: PayTable, rule_set: RuleSet
         "running": theory["status"] in RUNNING,
         "progress_pct": f"{(sim.get('progress') or 0.0) * 100:.0f}",
         "rtp": pct(theory["rtp"]), "house_edge": pct(theory["house_edge"]),
+        "over": [b["bet"] for b in bets if b["over"]],
         "ci95": pct(theory["ci95"], 3) if theory.get("ci95") is not None else "",
         "rules_label": str(rule_set) if rule_set is not None else "the game's published rules",
         "url": theory_url(pay_table, rule_set),
@@ -107,7 +110,7 @@ def rule_set_edge_html(rule_set: RuleSet | None) -> SafeString | str:
 class TheoryResultAdmin(admin.ModelAdmin):
     """The cached simulations, read-only: written by the theory task only."""
 
-    list_display = ("pay_table", "rule_set", "strategy", "status", "progress", "house_edge", "ci95", "rounds",
+    list_display = ("pay_table", "rule_set", "strategy", "status", "progress", "house_edge_text", "ci95_text", "rounds",
                     "computed_at")
     list_filter = ("status", "game", "strategy")
     list_select_related = ("pay_table__game", "rule_set__game")
@@ -118,3 +121,12 @@ class TheoryResultAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+    # As a percentage with the places of the pay table's page: one figure, written one way.
+    @admin.display(description="house edge", ordering="house_edge")
+    def house_edge_text(self, obj: TheoryResult) -> str:
+        return pct(obj.house_edge)
+
+    @admin.display(description="95% CI", ordering="ci95")
+    def ci95_text(self, obj: TheoryResult) -> str:
+        return f"±{pct(obj.ci95, 3)}" if obj.ci95 is not None else "-"

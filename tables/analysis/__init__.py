@@ -13,12 +13,14 @@ from fractions import Fraction
 from typing import Any
 
 from tables.engine.errors import InvalidInput
+from tables.engine.games import game as game_spec
+from tables.engine.games import games_of_engine
 from tables.engine.paytable import PayTable
 from tables.engine.rulesets import BlackjackRules, Finnish27Rules, ShoeRules, rules_from_params
 
 __all__ = ["paytable_rtp", "resolve_rules"]
 
-BLACKJACK_GAMES = ("unlimited-blackjack", "mini-blackjack")
+BLACKJACK_GAMES = games_of_engine("blackjack")
 
 
 def resolve_rules(game: str, rules: ShoeRules | Mapping[str, Any] | None) -> ShoeRules:
@@ -57,7 +59,7 @@ def paytable_rtp(game: str, pay_table_json: object, rules: ShoeRules | Mapping[s
         from .finnish27 import paytable_lines  # numba is imported only for this game
 
         return paytable_lines(table, rs)
-    if game in ("bluffjack", "contract-rummy"):
+    if not game_spec(game).house_banked:
         return {"game": game, "lines": [], "bets": {}, "pending": [],
                 "note": "player-versus-player game: the house takes no side, there is no RTP"}
     raise InvalidInput(f"unknown game {game!r}", field="game")

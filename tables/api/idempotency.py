@@ -14,8 +14,9 @@ import hashlib
 import json
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.core.files.uploadedfile import UploadedFile
 from django.db import IntegrityError, transaction
 from rest_framework import exceptions, status
@@ -24,6 +25,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tables.models import IdempotencyKey
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 HEADER = "Idempotency-Key"
 MAX_KEY_LENGTH = 100
@@ -77,13 +81,22 @@ def _replay(record: IdempotencyKey, fingerprint: str) -> Response:
     return response
 
 
+def _user_of(request: Request) -> User:
+    """The signed-in user whose key it is.  Every write view requires one (the API's default
+    permission): an anonymous request is refused before its handler runs."""
+    user = request.user
+    if isinstance(user, AnonymousUser):
+        raise exceptions.NotAuthenticated()
+    return user
+
+
 def answered_before(request: Request) -> Response | None:
     """The stored answer when this request's ``Idempotency-Key`` was already done (for views that do slow
     work before their idempotent write: a retry is answered without doing it again)."""
     key = _key_of(request)
     if key is None:
         return None
-    existing = IdempotencyKey.objects.filter(user=request.user, key=key).first()
+    existing = IdempotencyKey.objects.filter(user=_user_of(request), key=key).first()
     return None if existing is None else _replay(existing, _fingerprint(request))
 
 
@@ -96,19 +109,20 @@ def idempotent(method: Callable[..., Response]) -> Callable[..., Response]:
         if key is None:
             return method(self, request, *args, **kwargs)
         fingerprint = _fingerprint(request)
-        existing = IdempotencyKey.objects.filter(user=request.user, key=key).first()
+        user = _user_of(request)
+        existing = IdempotencyKey.objects.filter(user=user, key=key).first()
         if existing is not None:
             return _replay(existing, fingerprint)
         with transaction.atomic():
             try:
                 with transaction.atomic():
                     record = IdempotencyKey.objects.create(
-                        user=request.user, key=key, fingerprint=fingerprint,
+                        user=user, key=key, fingerprint=fingerprint,
                         method=request.method or "", path=request.path[:255],
                     )  # fmt: skip
             except IntegrityError:
                 # Another request with this key committed while we waited on the unique index.
-                return _replay(IdempotencyKey.objects.get(user=request.user, key=key), fingerprint)
+                return _replay(IdempotencyKey.objects.get(user=user, key=key), fingerprint)
             response = method(self, request, *args, **kwargs)
             if not 200 <= response.status_code < 300:
                 # Nothing recorded for an error answer: roll back the claim so a retry runs again.

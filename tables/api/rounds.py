@@ -21,6 +21,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tables import selectors, services
+from tables.access import check_right
+from tables.engine.errors import InvalidInput
 from tables.models import Round, Table
 
 from .base import ApiView
@@ -67,6 +69,9 @@ class RoundSerializer(serializers.Serializer):
     view = serializers.DictField(allow_null=True, required=False,
                                  help_text="the hands as the tablet draws them: dealer and seats, split hands "
                                            "labelled, totals in words, the hole card face down until the dealer plays")
+    rejections = serializers.ListField(child=serializers.DictField(), required=False,
+                                       help_text="a pit boss's rejections of the payment: by, reason, at, version, "
+                                                 "current (true until the dealer records a new payment)")
 
 
 class ScanAnswerSerializer(serializers.Serializer):
@@ -148,13 +153,13 @@ class _SeatInput(StrictInput):
     wagers = _wagers(allow_empty=False, required=False)
     stack = serializers.IntegerField(min_value=0, required=False, help_text="pot games: the player's chips")
     dealer = serializers.BooleanField(required=False, help_text="pot games: this player deals the hand")
-    behind = _BehindInput(many=True, required=False, max_length=MAX_BEHIND)
+    behind: serializers.ListSerializer[Any] = serializers.ListSerializer(child=_BehindInput(), required=False, max_length=MAX_BEHIND)
     player = serializers.CharField(required=False, max_length=40)
     refuses_bets_behind = serializers.BooleanField(required=False)
 
 
 class RoundOpenInput(StrictInput):
-    seats = _SeatInput(many=True, allow_empty=False, max_length=10)
+    seats: serializers.ListSerializer[Any] = serializers.ListSerializer(child=_SeatInput(), allow_empty=False, max_length=10)
 
 
 class CardInput(VersionedInput):
@@ -263,7 +268,7 @@ class RoundScanView(ApiView):
         # the image is then checked from its header, decoded and read outside any transaction, and
         # only the storing of the scan and its cards is the idempotent, locked write.
         rnd = _round_or_404(pk)
-        services.check_right(request.user, rnd.table)
+        check_right(request.user, rnd.table)
         data = _valid(ScanInput, request)
         replay = answered_before(request)  # a retry of a scan already stored: its answer, nothing read again
         if replay is not None:
@@ -271,9 +276,9 @@ class RoundScanView(ApiView):
         services.scan_precheck(round=rnd, actor=request.user)
         upload = data["image"]
         if upload.size > services.MAX_IMAGE_BYTES:
-            raise services.InvalidInput(f"the image is larger than {services.MAX_IMAGE_BYTES // 2**20} MB",
+            raise InvalidInput(f"the image is larger than {services.MAX_IMAGE_BYTES // 2**20} MB",
                                         field="image")  # fmt: skip
-        reading = services.scan_read(upload.read())
+        reading = services.scan_read(upload.read(), selectors.deck_profile_of(rnd.table))
         return self._store(request, pk, reading=reading, version=data.get("version"))
 
     @idempotent

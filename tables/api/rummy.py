@@ -18,9 +18,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tables import selectors, services
+from tables.access import check_right
 from tables.engine import rummy
 from tables.engine.cards import parse_card
 from tables.engine.errors import InvalidInput
+from tables.engine.rulesets import ContractRummyRules
 from tables.models import RummyGame, Table
 from tables.services import rummy as services_rummy
 
@@ -58,10 +60,10 @@ class RummyCheckView(ApiView):
     def post(self, request: Request, pk: int) -> Response:
         selectors.check_can_read(request.user)
         table = get_object_or_404(Table.objects.select_related("game", "rule_set"), pk=pk)
-        if table.game.slug != "contract-rummy":
+        rules = table.rule_set.rules()
+        if table.game.slug != "contract-rummy" or not isinstance(rules, ContractRummyRules):
             raise InvalidInput("this table does not play Contract Rummy", field="table")
         data = _valid(RummyCheckInput, request)
-        rules = table.rule_set.rules()
         contract = rummy.contract_of(data["deal"], rules)
         laid = data.get("melds") or data.get("cards")
         out = {"deal": data["deal"], "contract": list(contract), "met": None, "melds": [], "rule": None, "message": ""}
@@ -239,13 +241,13 @@ class RummyScanView(ApiView):
                    responses={200: RummyScanOutput, **ERRORS}, tags=["rummy"])  # fmt: skip
     def post(self, request: Request, pk: int) -> Response:
         game = _game_or_404(pk)
-        services.check_right(request.user, game.table)  # before the upload is looked at
+        check_right(request.user, game.table)  # before the upload is looked at
         data = _valid(RummyScanInput, request)
         upload = data["image"]
         if upload.size > services.MAX_IMAGE_BYTES:
             raise InvalidInput(f"the image is larger than {services.MAX_IMAGE_BYTES // 2**20} MB", field="image")
         raw = upload.read()
-        found = services.scan_read(raw).found
+        found = services.scan_read(raw, selectors.deck_profile_of(game.table)).found
         state = services_rummy.replay(game)
         deal = max(state.deal_number, 1)
         check = services_rummy.melds_from_scan([c["code"] for c in found], deal, state.rules)

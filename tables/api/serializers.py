@@ -12,4 +12,5 @@ class ErrorSerializer(serializers.Serializer):
     field = serializers.CharField(required=False)
     code = serializers.CharField(required=False)
     rule = serializers.CharField(required=False)
-    errors = serializers.JSONField(required=False)
+    # (DRF's metaclass moves declared fields out of the class: this does not shadow ``Serializer.errors``.)
+    errors = serializers.JSONField(required=False)  # type: ignore[assignment]

@@ -2,12 +2,15 @@
 
 from django.urls import path
 
-from . import bluffjack, rounds, rummy, tables
+from . import accounting, bluffjack, events, rounds, rummy, shoe_feed, tables, tablet
 from .auth import LogoutAllView, LogoutView, TokenView
 from .rummy import RummyCheckView
 from .verify import RoundVerifyView
 
 urlpatterns: list = [
+    # The push channel (server-sent events; docs/push.md).
+    path("events/floor/", events.floor_events, name="api-events-floor"),
+    path("events/tables/<int:pk>/", events.table_events, name="api-events-table"),
     path("auth/token/", TokenView.as_view(), name="api-auth-token"),
     path("auth/logout/", LogoutView.as_view(), name="api-auth-logout"),
     path("auth/logout-all/", LogoutAllView.as_view(), name="api-auth-logout-all"),
@@ -17,6 +20,9 @@ urlpatterns: list = [
     path("tables/<int:pk>/open/", tables.TableOpenView.as_view(), name="api-table-open"),
     path("tables/<int:pk>/close/", tables.TableCloseView.as_view(), name="api-table-close"),
     path("tables/<int:pk>/shuffle/", tables.TableShuffleView.as_view(), name="api-table-shuffle"),
+    path("tables/<int:pk>/shoe-feed/", shoe_feed.ShoeFeedView.as_view(), name="api-table-shoe-feed"),
+    path("tables/<int:pk>/dealers/", tablet.TableDealersView.as_view(), name="api-table-dealers"),
+    path("rounds/<int:pk>/reject/", tablet.RoundRejectView.as_view(), name="api-round-reject"),
     path("tables/<int:pk>/recall/", tables.TableRecallView.as_view(), name="api-table-recall"),
     path("tables/<int:pk>/rummy/check/", RummyCheckView.as_view(), name="api-table-rummy-check"),
     path("tables/<int:pk>/rounds/", rounds.RoundOpenView.as_view(), name="api-round-open"),
@@ -42,4 +48,17 @@ urlpatterns: list = [
     path("bluffjack/games/<int:pk>/", bluffjack.BluffjackGameView.as_view(), name="api-bluffjack-game"),
     path("bluffjack/games/<int:pk>/hands/", bluffjack.BluffjackHandOpenView.as_view(), name="api-bluffjack-hand"),
     path("bluffjack/games/<int:pk>/end/", bluffjack.BluffjackGameEndView.as_view(), name="api-bluffjack-end"),
+    # Table accounting and player ratings (docs/accounting.md).
+    path("tables/<int:pk>/slips/", accounting.TableSlipsView.as_view(), name="api-table-slips"),
+    path("slips/<int:pk>/", accounting.SlipDetailView.as_view(), name="api-slip"),
+    path("slips/<int:pk>/sign/", accounting.SlipSignView.as_view(), name="api-slip-sign"),
+    path("slips/<int:pk>/void/", accounting.SlipVoidView.as_view(), name="api-slip-void"),
+    path("tables/<int:pk>/drop/", accounting.DropView.as_view(), name="api-table-drop"),
+    path("accounting/reconciliation/", accounting.ReconciliationView.as_view(), name="api-reconciliation"),
+    path("tables/<int:pk>/players/", accounting.SeatPlayerView.as_view(), name="api-table-players"),
+    path("ratings/", accounting.RatingListView.as_view(), name="api-ratings"),
+    path("ratings/<int:pk>/", accounting.RatingDetailView.as_view(), name="api-rating"),
+    path("ratings/<int:pk>/pause/", accounting.RatingPauseView.as_view(), name="api-rating-pause"),
+    path("ratings/<int:pk>/resume/", accounting.RatingResumeView.as_view(), name="api-rating-resume"),
+    path("ratings/<int:pk>/close/", accounting.RatingCloseView.as_view(), name="api-rating-close"),
 ]

@@ -8,6 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tables.engine import verify_round
+from tables.engine.errors import InvalidInput
 from tables.engine.games import SLUGS
 
 from .base import ApiView
@@ -106,4 +107,7 @@ class RoundVerifyView(ApiView):
     )
     def post(self, request: Request) -> Response:
         # The engine is the validator: it names the bad field (InvalidInput → 400 in the handler).
-        return Response(verify_round(request.data))
+        data = request.data
+        if not isinstance(data, dict):  # (a JSON array: refused as the engine refuses it)
+            raise InvalidInput("the request must be a JSON object", field="(body)")
+        return Response(verify_round(data))

@@ -20,11 +20,12 @@ from fractions import Fraction
 from typing import Any
 
 from tables.engine.errors import InvalidInput
+from tables.engine.games import games_of_engine, house_games
 from tables.engine.paytable import PayTable
 from tables.engine.rulesets import BlackjackRules, Finnish27Rules, rules_from_params
 
-BLACKJACK_GAMES = ("unlimited-blackjack", "mini-blackjack")
-HOUSE_GAMES = ("finnish-27", *BLACKJACK_GAMES)
+BLACKJACK_GAMES = games_of_engine("blackjack")
+HOUSE_GAMES = house_games()
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,51 +2,42 @@
 
 Who sees it: whoever holds ``tables.view_floor_dashboard`` — the pit boss, the games manager and the
 auditor (read-only) through their roles' ``tables.view_*``; dealers do not.  Who decides on alerts:
-pit bosses only (``services.is_pit_boss``), as for every approval.
+pit bosses only (``tables.access.is_pit_boss``), as for every approval.
 
-Live without a reload: the page polls two small JSON endpoints (alerts every 2 s, the floor every
-10 s).  Polling keeps it working through any proxy and with the plain WSGI server of the embedded
-run; each poll costs a fixed, small number of queries (pinned by tests).
+Live without a reload: the page follows its casino's push channel (server-sent events, docs/push.md)
+and redraws a tile from each event; it reads the alerts again when an event says they changed, and
+polls the two JSON endpoints only as a fallback (every PUSH_FALLBACK_POLL_SECONDS, and at once after
+the stream reconnects).  Each read costs a fixed, small number of queries (pinned by tests).
+
+Scope: a user with a ``FloorScope`` sees their casino (and pit) only: tiles, alerts, rounds, tables.
 """
 
 from __future__ import annotations
 
+import csv
 import json
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 from csp.decorators import csp_update
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, Exists, OuterRef
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
+from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
 from tables import selectors, services
+from tables.access import is_pit_boss
 from tables.engine.errors import InvalidInput
-from tables.engine.money import fmt
-from tables.models import (
-    AlertDecision,
-    Approval,
-    ApprovalKind,
-    AuditFinding,
-    AuditKind,
-    AuditReport,
-    AuditResult,
-    Round,
-    RoundState,
-    Shoe,
-    Table,
-    TableSession,
-)
-from tables.services.audits import gaming_day_of
+from tables.models import AlertDecision, AuditFinding, AuditReport, Round, RoundState
+from tables.selectors import floor_live as floor_sel
+from tables.selectors import trail as trail_sel
 from tables.services.reports import reports_root
 
 PERMISSION = "tables.view_floor_dashboard"
-ALERT_DAYS = 2  # findings older than this are in the reports, not on the live board
 
 
 def _check(request: HttpRequest) -> None:
@@ -71,113 +62,77 @@ def dashboard_view(fn: Any) -> Any:
 # The floor
 
 
-def floor_rows(now: Any = None) -> list[dict[str, Any]]:
-    """Every table: game, status, dealer, limits, rounds this hour, shoe penetration, today's hold vs theory.
+def _scope(request: HttpRequest) -> floor_sel.Scope:
+    scope = getattr(request, "_floor_scope", None)
+    if scope is None:
+        scope = floor_sel.scope_of(request.user)
+        request._floor_scope = scope  # type: ignore[attr-defined]
+    return scope
 
-    A fixed number of queries whatever the number of tables and rounds (each read is one grouped query).
-    """
-    now = now or timezone.now()
-    day = gaming_day_of(now)
-    tables = list(Table.objects.select_related("game", "pit").order_by("pit__name", "number"))
-    dealers = dict(TableSession.objects.filter(closed_at__isnull=True).values_list("table_id", "dealer__username"))
-    hour = dict(Round.objects.filter(opened_at__gte=now - timedelta(hours=1), opened_at__lte=now).values("table_id")
-                .annotate(n=Count("id")).order_by().values_list("table_id", "n"))  # fmt: skip
-    shoes: dict[int, dict[str, Any]] = {}
-    for s in (Shoe.objects.filter(ended_at__isnull=True).order_by("table_id", "number")
-              .values("table_id", "number", "cards_dealt", "spec")):  # fmt: skip
-        shoes[s["table_id"]] = s  # the latest open shoe of each table wins
-    # Today's hold comes from the running audit of the gaming day (beat: every five minutes, and at
-    # each run of the audit), so a poll costs one read of one row per table however busy the day was.
-    holds = {r.table_id: r for r in AuditResult.objects.filter(kind=AuditKind.HOLD, period=f"day:{day.isoformat()}")
-             .only("table_id", "summary", "computed_at")}  # fmt: skip
-    rows = []
-    for t in tables:
-        shoe = shoes.get(t.pk)
-        penetration = None
-        if shoe:
-            spec = shoe["spec"]
-            size = spec.get("size") or spec["decks"] * 52 + (spec.get("total_jokers") or
-                                                             spec["decks"] * spec.get("jokers_per_deck", 0))
-            penetration = round(shoe["cards_dealt"] / size, 3) if size else None
-        hold, as_of = None, None
-        stored = holds.get(t.pk)
-        if stored is not None and stored.summary.get("rounds"):
-            h = stored.summary
-            hold = {k: h[k] for k in ("rounds", "handle", "win", "hold_pct", "theo_hold_pct", "theo_win", "band_low",
-                                      "band_high", "z", "flagged")}  # fmt: skip
-            as_of = stored.computed_at.isoformat()
-        rows.append({
-            "id": t.pk, "number": t.number, "pit": t.pit.name, "game": t.game.slug, "game_name": t.game.name,
-            "status": t.status, "dealer": dealers.get(t.pk), "min_bet": fmt(t.min_bet), "max_bet": fmt(t.max_bet),
-            "rounds_this_hour": hour.get(t.pk, 0), "rounds_today": hold["rounds"] if hold else 0,
-            "shoe": shoe["number"] if shoe else None, "penetration": penetration,
-            "shuffle_at": shoe["spec"].get("shuffle_at") if shoe else None,
-            "hold": hold, "hold_as_of": as_of,
-        })  # fmt: skip
+
+def floor_rows(now: Any = None, scope: floor_sel.Scope | None = None,
+               table_ids: list[int] | None = None) -> list[dict[str, Any]]:
+    """The floor's tiles (``tables.selectors.floor_live.floor_tiles``) with ``rounds_today``."""
+    rows = floor_sel.floor_tiles(scope or floor_sel.Scope(), table_ids=table_ids, now=now)
+    for r in rows:
+        r["rounds_today"] = r["hold"]["rounds"] if r["hold"] else 0
     return rows
 
 
-def alerts(now: Any = None) -> list[dict[str, Any]]:
-    """Open alerts, newest first: payout mismatches, approvals waiting, and the audits' unacknowledged findings."""
-    now = now or timezone.now()
-    out: list[dict[str, Any]] = []
-    approved = Approval.objects.filter(round=OuterRef("pk"), kind=ApprovalKind.LARGE_PAYOUT)
-    waiting = (
-        list(Round.objects.filter(state=RoundState.MISMATCH).select_related("table").order_by("-updated_at")[:200])
-        + list(Round.objects.filter(state=RoundState.SETTLED, approval_required=True).exclude(Exists(approved))
-               .select_related("table").order_by("-updated_at")[:200])
-    )  # fmt: skip
-    decided = set(AlertDecision.objects.filter(round_id__in=[r.pk for r in waiting])
-                  .values_list("round_id", "round_version"))  # fmt: skip
-    for r in waiting:
-        if (r.pk, r.version) in decided:
-            continue  # rejected at this version: back when the dealer records a new payment
-        if r.state == RoundState.MISMATCH:
-            text = "; ".join(f"seat {d.get('seat')} {d.get('bet')}: paid {d.get('paid')}, due {d.get('due')}"
-                             for d in r.discrepancies)  # fmt: skip
-            kind, title = "payout-mismatch", f"Payout mismatch — table {r.table.number}, round {r.number}"
-        else:
-            text = r.approval_reason
-            kind, title = "approval-waiting", f"Approval waiting — table {r.table.number}, round {r.number}"
-        out.append({"id": f"round:{r.pk}:{r.version}", "kind": kind, "severity": "critical", "title": title,
-                    "message": text, "table": r.table_id, "table_number": r.table.number, "round": r.pk,
-                    "version": r.version, "at": r.updated_at.isoformat(), "actions": ["approve", "reject"]})  # fmt: skip
-    labels = {"shuffle": "Shuffle violation", "card": "Impossible card", "hold": "Hold anomaly"}
-    for f in (AuditFinding.objects.filter(acknowledged_at__isnull=True, created_at__gte=now - timedelta(days=ALERT_DAYS))
-              .exclude(severity="info").select_related("table").order_by("-created_at", "-id")[:200]):  # fmt: skip
-        prefix = f.rule.split(".")[0]
-        out.append({"id": f"finding:{f.pk}", "kind": f.rule, "severity": f.severity,
-                    "title": f"{labels.get(prefix, f.rule)} — table {f.table.number}", "message": f.message,
-                    "table": f.table_id, "table_number": f.table.number, "round": f.round_id,
-                    "at": f.created_at.isoformat(), "actions": ["acknowledge"]})  # fmt: skip
-    out.sort(key=lambda a: a["at"], reverse=True)
-    return out
+def alerts(now: Any = None, scope: floor_sel.Scope | None = None) -> list[dict[str, Any]]:
+    """Open alerts in scope, newest first (``tables.selectors.floor_live.open_alerts``)."""
+    return floor_sel.open_alerts(scope or floor_sel.Scope(), now=now)
 
 
+def _pits(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    pits: dict[str, dict[str, Any]] = {}
+    for r in rows:
+        pits.setdefault(r["pit"], {"name": r["pit"], "tiles": []})["tiles"].append(r)
+    return list(pits.values())
+
+
+@ensure_csrf_cookie
 @require_GET
 @dashboard_view
 def floor(request: HttpRequest) -> HttpResponse:
-    """The dashboard page (its live parts fill in from the JSON endpoints)."""
-    rows = floor_rows()
+    """The floor map: tiles by pit, live by push; the alerts with filters (their JSON fills in the numbers)."""
+    scope = _scope(request)
+    rows = floor_rows(scope=scope)
+    games = sorted({(r["game"], r["game_name"]) for r in rows})
     return render(request, "dashboard/floor.html", {
-        "rows": rows, "alerts": alerts(), "can_decide": services.is_pit_boss(request.user),
-        "reports": AuditReport.objects.order_by("-gaming_day")[:5],
+        "pits": _pits(rows), "rows": rows, "alerts": alerts(scope=scope), "games": games,
+        "states": [(s, floor_sel.TILE_LABELS[s]) for s in floor_sel.TILE_STATES],
+        "alert_kinds": sorted(floor_sel.ALERT_LABELS.items()), "can_decide": is_pit_boss(request.user),
+        "fallback_poll": settings.PUSH_FALLBACK_POLL_SECONDS, "scope": scope,
     })  # fmt: skip
 
 
 @require_GET
 @dashboard_view
 def floor_json(request: HttpRequest) -> JsonResponse:
-    """The floor rows as JSON."""
-    return JsonResponse({"tables": floor_rows(), "at": timezone.now().isoformat()})
+    """The floor's tiles as JSON (``?tables=1,2`` for some of them only)."""
+    ids = None
+    if request.GET.get("tables"):
+        try:
+            ids = [int(x) for x in request.GET["tables"].split(",")[:500]]
+        except ValueError:
+            return JsonResponse({"error": "tables: comma-separated table ids", "field": "tables"}, status=400)
+    return JsonResponse({"tables": floor_rows(scope=_scope(request), table_ids=ids), "at": timezone.now().isoformat()})
 
 
 @require_GET
 @dashboard_view
 def alerts_json(request: HttpRequest) -> JsonResponse:
-    """The open alerts as JSON (polled every few seconds)."""
-    return JsonResponse({"alerts": alerts(), "can_decide": services.is_pit_boss(request.user),
+    """The open alerts as JSON (fetched when a push says they changed, and by the fallback poll)."""
+    return JsonResponse({"alerts": alerts(scope=_scope(request)), "can_decide": is_pit_boss(request.user),
                          "at": timezone.now().isoformat()})  # fmt: skip
+
+
+@require_GET
+@dashboard_view
+def alert_history(request: HttpRequest) -> HttpResponse:
+    """The decisions taken on alerts: approvals, rejections, acknowledgements; who, when and why."""
+    return render(request, "dashboard/alert_history.html", {"rows": floor_sel.alert_history(_scope(request))})
 
 
 @require_POST
@@ -190,7 +145,7 @@ def alert_decide(request: HttpRequest) -> JsonResponse:
         return JsonResponse({"error": "the body must be JSON", "field": "body"}, status=400)
     alert, decision = str(body.get("alert", "")), str(body.get("decision", ""))
     reason = str(body.get("reason", "")).strip()
-    if not services.is_pit_boss(request.user):
+    if not is_pit_boss(request.user):
         return JsonResponse({"error": "only a pit boss decides on alerts"}, status=403)
     if not reason:
         return JsonResponse({"error": "a decision needs a reason", "field": "reason"}, status=400)
@@ -223,9 +178,10 @@ def alert_decide(request: HttpRequest) -> JsonResponse:
 @require_GET
 @dashboard_view
 def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """A table: its gauge, today's hold, recall of the last rounds, open findings."""
-    table = get_object_or_404(Table.objects.select_related("game", "pit", "rule_set", "pay_table"), pk=pk)
-    row = next((r for r in floor_rows() if r["id"] == table.pk), None)
+    """A table: its gauge, today's hold, recall of the last rounds, open findings (404 outside the user's scope)."""
+    scope = _scope(request)
+    table = get_object_or_404(scope.tables().select_related("game", "pit", "rule_set", "pay_table"), pk=pk)
+    row = next(iter(floor_rows(scope=scope, table_ids=[table.pk])), None)
     findings = AuditFinding.objects.filter(table=table).select_related("round").order_by("-created_at")[:30]
     return render(request, "dashboard/table.html", {
         "table": table, "row": row, "gauge": selectors.shoe_gauge(table),
@@ -236,15 +192,127 @@ def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 @dashboard_view
 def round_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """A round in full and its audit trail (who did what, when)."""
-    rnd = get_object_or_404(Round.objects.select_related("table", "table__game", "rule_set", "pay_table", "shoe"),
-                            pk=pk)  # fmt: skip
-    trail = list(selectors.round_trail(rnd))
+    """A round in full and its trail in words: cards with their scans, decisions, payments, approvals."""
+    rnd = get_object_or_404(Round.objects.select_related("table", "table__game", "table__pit", "rule_set",
+                                                         "pay_table", "shoe", "opened_by")
+                            .filter(table__in=_scope(request).tables()), pk=pk)  # fmt: skip
+    doc = selectors.round_document(rnd)
     decisions = AlertDecision.objects.filter(round=rnd).select_related("by")
     return render(request, "dashboard/round.html", {
-        "round": rnd, "doc": selectors.round_document(rnd), "trail": trail, "decisions": decisions,
-        "can_decide": services.is_pit_boss(request.user),
+        "round": rnd, "doc": doc, "trail": trail_sel.round_trail_words(rnd), "decisions": decisions,
+        "scans": trail_sel.round_scans(rnd), "can_decide": is_pit_boss(request.user),
+        "opened_at": rnd.opened_at, "settled_at": rnd.settled_at,
     })  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------------
+# Rounds search and export (surveillance)
+
+ROUNDS_PAGE = 100
+CSV_LIMIT = 100_000
+
+
+@require_GET
+@dashboard_view
+def rounds_search(request: HttpRequest) -> HttpResponse:
+    """Search rounds by gaming day, table, dealer, amount wagered and state; export what is found as CSV."""
+    q, errors = trail_sel.RoundQuery.from_params(request.GET)
+    qs = trail_sel.rounds_search(_scope(request), q)
+    try:
+        page = max(1, int(request.GET.get("page", "1")))
+    except ValueError:
+        page = 1
+    found = list(qs[(page - 1) * ROUNDS_PAGE: page * ROUNDS_PAGE + 1])
+    params = request.GET.copy()
+    params.pop("page", None)
+    return render(request, "dashboard/rounds.html", {
+        "rows": [trail_sel.round_row(r) for r in found[:ROUNDS_PAGE]], "errors": errors, "q": request.GET,
+        "states": RoundState.choices, "page": page, "more": len(found) > ROUNDS_PAGE, "query": params.urlencode(),
+    })  # fmt: skip
+
+
+@require_GET
+@dashboard_view
+def rounds_csv(request: HttpRequest) -> StreamingHttpResponse:
+    """The rounds search as CSV for surveillance (streamed; at most CSV_LIMIT rows)."""
+    q, _ = trail_sel.RoundQuery.from_params(request.GET)
+    qs = trail_sel.rounds_search(_scope(request), q)[:CSV_LIMIT]
+    header = ["round id", "opened", "pit", "table", "round", "game", "dealer", "state", "wagered", "due", "paid",
+              "discrepancies", "settled"]
+
+    class Echo:
+        def write(self, value: str) -> str:
+            return value
+
+    writer = csv.writer(Echo())
+
+    def rows() -> Any:
+        yield writer.writerow(header)
+        for r in qs.iterator(chunk_size=2000):
+            d = trail_sel.round_row(r)
+            yield writer.writerow([d["id"], d["opened_at"].strftime("%Y-%m-%d %H:%M:%S"), d["pit"], d["table"],
+                                   d["round"], d["game"], d["dealer"], d["state"], d["wagered"], d["due"], d["paid"],
+                                   d["discrepancies"],
+                                   d["settled_at"].strftime("%Y-%m-%d %H:%M:%S") if d["settled_at"] else ""])
+
+    response = StreamingHttpResponse(rows(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="rounds.csv"'
+    return response
+
+
+# ---------------------------------------------------------------------------------------------
+# Hold over time
+
+HOLD_GROUPS = ("table", "pit", "game")
+
+
+@require_GET
+@dashboard_view
+def hold(request: HttpRequest) -> HttpResponse:
+    """Daily hold per table, pit or game against the theory band, drawn as small charts."""
+    group = request.GET.get("group", "pit")
+    if group not in HOLD_GROUPS:
+        group = "pit"
+    try:
+        days = min(90, max(2, int(request.GET.get("days", "14"))))
+    except ValueError:
+        days = 14
+    series = floor_sel.hold_history(_scope(request), days=days, group=group)
+    return render(request, "dashboard/hold.html", {"series": [hold_chart(s) for s in series], "group": group,
+                                                   "groups": HOLD_GROUPS, "days": days})  # fmt: skip
+
+
+def hold_chart(series: dict[str, Any], width: int = 360, height: int = 140) -> dict[str, Any]:
+    """An SVG-ready chart of one series: the band as a polygon, theory and hold as lines, a labelled y axis."""
+    pts = [p for p in series["points"] if p["hold_pct"] is not None]
+    values = [v for p in pts for v in (p["hold_pct"], p["band_low_pct"], p["band_high_pct"]) if v is not None]
+    lo, hi = (min(values + [0.0]), max(values + [0.0])) if values else (0.0, 1.0)
+    if hi - lo < 1e-9:
+        hi = lo + 1
+    pad_l, pad_b = 46, 18
+    n = max(1, len(pts) - 1)
+
+    def x(i: int) -> float:
+        return round(pad_l + (width - pad_l - 24) * (i / n if len(pts) > 1 else 0.5), 1)
+
+    def y(v: float) -> float:
+        return round(6 + (height - pad_b - 12) * (1 - (v - lo) / (hi - lo)), 1)
+
+    band = [(x(i), y(p["band_high_pct"])) for i, p in enumerate(pts)] + \
+           [(x(i), y(p["band_low_pct"])) for i, p in reversed(list(enumerate(pts)))]
+    ticks = [lo + (hi - lo) * k / 4 for k in range(5)]
+    return {
+        "name": series["name"], "width": width, "height": height, "points": series["points"],
+        "band": " ".join(f"{a},{b}" for a, b in band),
+        "hold": " ".join(f"{x(i)},{y(p['hold_pct'])}" for i, p in enumerate(pts)),
+        "theo": " ".join(f"{x(i)},{y(p['theo_pct'])}" for i, p in enumerate(pts)),
+        "dots": [{"x": x(i), "y": y(p["hold_pct"]), "outside": p["outside"], "day": p["day"],
+                  "hold": p["hold_pct"]} for i, p in enumerate(pts)],
+        "yticks": [{"y": y(t), "label": f"{t:.1f}%"} for t in ticks], "zero": y(0.0) if lo <= 0 <= hi else None,
+        "xlabels": [{"x": x(i), "label": p["day"].strftime("%d %b")} for i, p in enumerate(pts)
+                    if len(pts) <= 8 or i % max(1, len(pts) // 6) == 0],
+        "axis_x": pad_l, "axis_bottom": height - pad_b + 2,
+    }
 
 
 # ---------------------------------------------------------------------------------------------

@@ -14,6 +14,9 @@ from typing import Literal
 from .errors import InvalidInput
 
 Kind = Literal["house-banked", "pot", "scoring"]
+# How the house edge of the main wager is known: computed exactly, by a long simulation (the theory store
+# runs it in the background), or not at all (pot and scoring games: the house takes no side).
+MainEdge = Literal["exact", "simulated", "none"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +33,10 @@ class GameSpec:
     live_module: str | None  # the live adapter (tables.engine.live.LiveAdapter), None when not played live
     # What the tablet offers for this game (sent by the server; the tablet checks no game slugs).
     capabilities: frozenset[str] = frozenset()
+    main_edge: MainEdge = "none"
+    # The rules settle a round interrupted this long as if the player stood (Mini Blackjack's 48-hour rule;
+    # the rule set may shorten it): the background job looks only at these games.
+    settles_after_interruption: bool = False
 
     @property
     def house_banked(self) -> bool:
@@ -48,13 +55,15 @@ GAMES: dict[str, GameSpec] = {
     for g in (
         GameSpec("finnish-27", "No-Bust Finnish 27", "house-banked", "finnish-27-no-bust.txt", 1, 1,
                  "tables.engine.finnish27", "tables.engine.finnish27.adapter",
-                 frozenset({"jokers", "bonus"})),
+                 frozenset({"jokers", "bonus"}), main_edge="simulated"),
         GameSpec("unlimited-blackjack", "Unlimited Blackjack", "house-banked", "unlimited-blackjack.txt", 7, 7,
                  "tables.engine.blackjack", "tables.engine.blackjack.adapter",
-                 frozenset({"side-bets", "bets-behind", "insurance", "surrender", "split", "double"})),
+                 frozenset({"side-bets", "bets-behind", "insurance", "surrender", "split", "double"}),
+                 main_edge="exact"),
         GameSpec("mini-blackjack", "Mini Blackjack", "house-banked", "mini-blackjack.txt", 3, 1,
                  "tables.engine.blackjack", "tables.engine.blackjack.adapter",
-                 frozenset({"insurance", "split", "double", "hints"})),
+                 frozenset({"insurance", "split", "double", "hints"}), main_edge="exact",
+                 settles_after_interruption=True),
         GameSpec("bluffjack", "Bluffjack", "pot", "bluffjack.txt", 7, 7,
                  "tables.engine.bluffjack", "tables.engine.bluffjack.adapter",
                  frozenset({"pot", "stacks"})),
@@ -71,6 +80,21 @@ def game(slug: object, *, field: str = "game") -> GameSpec:
     if not isinstance(slug, str) or slug not in GAMES:
         raise InvalidInput(f"unknown game {slug!r}; expected one of {sorted(GAMES)}", field=field)
     return GAMES[slug]
+
+
+def games_of_engine(package: str) -> tuple[str, ...]:
+    """The games one engine package plays (``"blackjack"``: Unlimited and Mini Blackjack)."""
+    return tuple(g.slug for g in GAMES.values() if g.verify_module == f"tables.engine.{package}")
+
+
+def house_games() -> tuple[str, ...]:
+    """The house-banked games: the ones with a house edge, a hold and a hold audit."""
+    return tuple(g.slug for g in GAMES.values() if g.house_banked)
+
+
+def simulated_games() -> tuple[str, ...]:
+    """The games whose main wager's edge comes from a long simulation (queued by the theory store)."""
+    return tuple(g.slug for g in GAMES.values() if g.main_edge == "simulated")
 
 
 def live_games() -> tuple[str, ...]:

@@ -9,13 +9,14 @@ by whatever route it reaches the table.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from importlib import import_module
 from typing import Any, Protocol, cast
 
 from .cards import Card
-from .errors import InvalidInput
+from .errors import InvalidInput, RuleViolation
 from .games import game
 from .money import parse_amount
 from .paytable import PayTable
@@ -50,6 +51,8 @@ class LiveAdapter(Protocol):
     def cancel(self, state: Any, reason: str) -> list[tuple[int, list[SettlementLine]]]: ...
 
     def pause(self, state: Any, reason: str, at: datetime) -> None: ...
+
+    def resume(self, state: Any) -> None: ...
 
     def stand_interrupted(self, state: Any, now: datetime) -> list[DecisionMade]: ...
 
@@ -96,6 +99,37 @@ def deal(game: str, state: Any, card: Card) -> Any:
     return adapter(game).deal(state, card)
 
 
+class NoCardExpected(RuleViolation):
+    """A card arrived while the table waits for something else (a decision that draws none, settlement)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Arrival:
+    """What a card that arrived became: the hit it implied (the prompt it answered), and whose card it is."""
+
+    implied_hit: Prompt | None
+    to: str
+
+
+def arrive(game: str, state: Any, card: Card) -> Arrival:
+    """A card arrives at the table, by whatever route (picked, scanned, fed by a shoe).
+
+    A card dealt while a hand is to decide and may hit is that hand's hit: the card says it all (the
+    rules still refuse a hit they forbid).  Otherwise it must be the card the table waits for.  The
+    caller stores the implied decision (``implied_hit``: who, and whether the rules forced it) and then
+    the card, in that order.
+    """
+    prompt = next_step(game, state)
+    implied = None
+    if prompt.needs == "decision" and "hit" in prompt.allowed and draws_card(game, "hit"):
+        decide(game, state, prompt.actor or "", "hit")
+        implied, prompt = prompt, next_step(game, state)
+    if prompt.needs != "card":
+        raise NoCardExpected("live.no-card-expected", f"no card is expected now: {prompt.reason or prompt.needs}")
+    deal(game, state, card)
+    return Arrival(implied, prompt.actor or "dealer")
+
+
 def decide(game: str, state: Any, actor: str, action: str, amount: object = None, card: Card | None = None) -> Any:
     """Apply a decision; ``RuleViolation`` names the rule when the rules forbid it."""
     value = None if amount is None else parse_amount(amount, field="amount")
@@ -115,6 +149,11 @@ def cancel(game: str, state: Any, reason: str) -> list[tuple[int, list[Settlemen
 def pause(game: str, state: Any, reason: str, at: datetime) -> None:
     """The round was interrupted at ``at`` (replaying a paused round)."""
     adapter(game).pause(state, reason, at)
+
+
+def resume(game: str, state: Any) -> None:
+    """A paused round goes on where it stopped (``RuleViolation`` when it is not paused)."""
+    adapter(game).resume(state)
 
 
 def stand_interrupted(game: str, state: Any, now: datetime) -> list[DecisionMade]:

@@ -8,7 +8,7 @@ anything invalid.  One definition serves the back office, the engine and the mat
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any
+from typing import Any, ClassVar
 
 from .errors import InvalidInput
 from .shoe import ShoeSpec, ShuffleRule
@@ -33,6 +33,82 @@ def _choice(name: str, value: object, choices: tuple[str, ...]) -> str:
 
 
 @dataclass(frozen=True)
+class ParamSpec:
+    """What a rule parameter may be: its words for a form, its range or its choices (checked in ``check``)."""
+
+    label: str
+    help: str = ""
+    lo: int | None = None
+    hi: int | None = None
+    choices: tuple[str, ...] = ()
+
+
+# One home for the limits of every parameter: ``check`` enforces them and the back office's typed
+# rule-set form is built from them (``parameters``).  A range missing here depends on other values
+# (``shuffle_at`` on the shoe's size, ``max_players`` on ``min_players``) and is checked in ``check``.
+SPECS: dict[str, ParamSpec] = {
+    "decks": ParamSpec("Decks in the shoe", lo=1, hi=16),
+    "jokers_per_deck": ParamSpec("Jokers per deck", lo=0, hi=4),
+    "shuffle_rule": ParamSpec("Shuffle rule", "cut_card: shuffle after the round the cut card came out; "
+                              "cards_dealt: shuffle between rounds once this many cards are dealt",
+                              choices=tuple(r.value for r in ShuffleRule)),
+    "shuffle_at": ParamSpec("Shuffle at (cards)", "Cut-card position, or cards dealt that call for a shuffle; "
+                            "at most the cards in the shoe"),
+    "dealer_stands_hard": ParamSpec("Dealer stands on hard", "The dealer hits a hard total below this", lo=2, hi=27),
+    "dealer_stands_soft": ParamSpec("Dealer stands on soft", "The dealer hits a soft total below this", lo=2, hi=27),
+    "player_loses_over_hard": ParamSpec("Player loses over hard", "A player hand over this hard total loses at once",
+                                        lo=27, hi=60),
+    "seats": ParamSpec("Seats", lo=1, hi=9),
+    "single_player": ParamSpec("Single player", "Mini Blackjack: one player on one of the seats"),
+    "dealer_hits_soft_17": ParamSpec("Dealer hits soft 17"),
+    "dealer_peeks": ParamSpec("Dealer peeks", "Off: no peek, a dealer blackjack takes doubled and split bets too"),
+    "double_on": ParamSpec("Double on", "any_two: any two cards; initial_two: the hand's first two cards only",
+                           choices=("any_two", "initial_two")),
+    "double_after_split": ParamSpec("Double after split"),
+    "max_hands": ParamSpec("Hands after splits, at most", "2: one split", lo=1, hi=4),
+    "split_aces_one_card": ParamSpec("Split Aces take one card"),
+    "auto_stand_21": ParamSpec("Stand on 21 automatically"),
+    "insurance": ParamSpec("Insurance", "Offered when the dealer shows an Ace"),
+    "surrender": ParamSpec("Surrender", "none, or vs_ace: against an Ace, before other decisions",
+                           choices=("none", "vs_ace")),
+    "bet_behind": ParamSpec("Bets behind"),
+    "interrupted_settle_hours": ParamSpec("Settle an interrupted round after (hours)",
+                                          "0: an interrupted round waits for a pit boss", lo=0, hi=24 * 30),
+    "starting_chips": ParamSpec("Starting chips", lo=1, hi=10**9),
+    "ante": ParamSpec("Ante", lo=1, hi=10**9),
+    "minimum_raise": ParamSpec("Minimum raise", "The player left of the dealer must raise by this", lo=1, hi=10**9),
+    "two_initial_bets": ParamSpec("Two initial bets"),
+    "bet_after_each_card": ParamSpec("A betting round after each card"),
+    "no_house": ParamSpec("No house"),
+    "charlie": ParamSpec("Charlie", "0 (none), 5, 7 or 10 cards", choices=("0", "5", "7", "10")),
+    "charlie_minimum_tiebreak": ParamSpec("Charlie: the minimum breaks ties"),
+    "best_hand_ranking": ParamSpec("Best-hand ranking"),
+    "odd_chip": ParamSpec("Odd chip goes to", choices=("first_left_of_dealer", "house", "next_pot")),
+    "min_players": ParamSpec("Players, at least", lo=2, hi=12),
+    "max_players": ParamSpec("Players, at most", "From the minimum to 12"),
+    "shoes": ParamSpec("Shoes by player count", 'A list of {"max_players", "decks", "jokers"}'),
+    "deals": ParamSpec("Deals", 'A list of {"cards", "contract": ["set" | "sequence", ...]}'),
+    "card_scores": ParamSpec("Card scores", "A score for each of 2-9, T, J, Q, K, A and JK"),
+    "set_min": ParamSpec("Cards in a set, at least", lo=2, hi=8),
+    "sequence_min": ParamSpec("Cards in a sequence, at least", lo=2, hi=13),
+    "deuces_wild": ParamSpec("Deuces wild", "Scored as Jokers (25)"),
+    "numbers_score_five": ParamSpec("2-9 score 5"),
+    "out_of_turn_penalty_cards": ParamSpec("Penalty cards for playing out of turn", lo=0, hi=5),
+    "contract_exact_size": ParamSpec("Contract melds of the minimum size exactly"),
+}
+
+
+def _ranged(name: str, value: object) -> int:
+    spec = SPECS[name]
+    assert spec.lo is not None and spec.hi is not None  # noqa: S101  (a spec without a range is a bug here)
+    return _int(name, value, spec.lo, spec.hi)
+
+
+def _chosen(name: str, value: object) -> str:
+    return _choice(name, value, SPECS[name].choices)
+
+
+@dataclass(frozen=True)
 class ShoeRules:
     """Shoe parameters every game has."""
 
@@ -42,9 +118,9 @@ class ShoeRules:
     shuffle_at: int = 0  # cut-card position, or cards dealt that call for a shuffle
 
     def check_shoe(self) -> None:
-        _int("decks", self.decks, 1, 16)
-        _int("jokers_per_deck", self.jokers_per_deck, 0, 4)
-        _choice("shuffle_rule", self.shuffle_rule, tuple(r.value for r in ShuffleRule))
+        _ranged("decks", self.decks)
+        _ranged("jokers_per_deck", self.jokers_per_deck)
+        _chosen("shuffle_rule", self.shuffle_rule)
         size = self.decks * (52 + self.jokers_per_deck)
         _int("shuffle_at", self.shuffle_at, 1, size)
 
@@ -72,9 +148,9 @@ class Finnish27Rules(ShoeRules):
 
     def check(self) -> None:
         self.check_shoe()
-        _int("dealer_stands_hard", self.dealer_stands_hard, 2, 27)
-        _int("dealer_stands_soft", self.dealer_stands_soft, 2, 27)
-        _int("player_loses_over_hard", self.player_loses_over_hard, 27, 60)
+        _ranged("dealer_stands_hard", self.dealer_stands_hard)
+        _ranged("dealer_stands_soft", self.dealer_stands_soft)
+        _ranged("player_loses_over_hard", self.player_loses_over_hard)
 
 
 @dataclass(frozen=True)
@@ -101,14 +177,14 @@ class BlackjackRules(ShoeRules):
         self.check_shoe()
         if self.jokers_per_deck:
             raise InvalidInput("blackjack is played without Jokers", field="jokers_per_deck")
-        _int("seats", self.seats, 1, 9)
+        _ranged("seats", self.seats)
         for name in ("single_player", "dealer_hits_soft_17", "dealer_peeks", "double_after_split",
                      "split_aces_one_card", "auto_stand_21", "insurance", "bet_behind"):
             _bool(name, getattr(self, name))
-        _choice("double_on", self.double_on, ("any_two", "initial_two"))
-        _int("max_hands", self.max_hands, 1, 4)
-        _choice("surrender", self.surrender, ("none", "vs_ace"))
-        _int("interrupted_settle_hours", self.interrupted_settle_hours, 0, 24 * 30)
+        _chosen("double_on", self.double_on)
+        _ranged("max_hands", self.max_hands)
+        _chosen("surrender", self.surrender)
+        _ranged("interrupted_settle_hours", self.interrupted_settle_hours)
 
 
 @dataclass(frozen=True)
@@ -130,15 +206,16 @@ class BluffjackRules(ShoeRules):
 
     def check(self) -> None:
         self.check_shoe()
-        _int("starting_chips", self.starting_chips, 1, 10**9)
-        _int("ante", self.ante, 1, 10**9)
-        _int("minimum_raise", self.minimum_raise, 1, 10**9)
+        _ranged("starting_chips", self.starting_chips)
+        _ranged("ante", self.ante)
+        _ranged("minimum_raise", self.minimum_raise)
         for name in ("two_initial_bets", "bet_after_each_card", "no_house", "charlie_minimum_tiebreak",
                      "best_hand_ranking"):
             _bool(name, getattr(self, name))
-        if self.charlie not in (0, 5, 7, 10):
+        if (isinstance(self.charlie, bool) or not isinstance(self.charlie, int)
+                or str(self.charlie) not in SPECS["charlie"].choices):
             raise InvalidInput(f"must be 0 (no Charlie), 5, 7 or 10; got {self.charlie!r}", field="charlie")
-        _choice("odd_chip", self.odd_chip, ("first_left_of_dealer", "house", "next_pot"))
+        _chosen("odd_chip", self.odd_chip)
 
 
 CONTRACT_MELDS = ("set", "sequence")
@@ -189,8 +266,12 @@ class ContractRummyRules(ShoeRules):
     out_of_turn_penalty_cards: int = 1
     contract_exact_size: bool = False  # True: contract melds must be of the minimum size (3-card sets, 4-card runs)
 
+    # The shoe comes from ``shoes`` by player count: the shoe parameters every game has are unused here
+    # (kept in the stored parameters, not offered in a form).
+    UNUSED: ClassVar[tuple[str, ...]] = ("decks", "jokers_per_deck", "shuffle_rule", "shuffle_at")
+
     def check(self) -> None:
-        _int("min_players", self.min_players, 2, 12)
+        _ranged("min_players", self.min_players)
         _int("max_players", self.max_players, self.min_players, 12)
         if not isinstance(self.shoes, list) or not self.shoes:
             raise InvalidInput("must be a list of {max_players, decks, jokers}", field="shoes")
@@ -218,11 +299,11 @@ class ContractRummyRules(ShoeRules):
             raise InvalidInput(f"must give a score for each of {sorted(expected)}", field="card_scores")
         for k, v in self.card_scores.items():
             _int(f"card_scores.{k}", v, 0, 1000)
-        _int("set_min", self.set_min, 2, 8)
-        _int("sequence_min", self.sequence_min, 2, 13)
+        _ranged("set_min", self.set_min)
+        _ranged("sequence_min", self.sequence_min)
         _bool("deuces_wild", self.deuces_wild)
         _bool("numbers_score_five", self.numbers_score_five)
-        _int("out_of_turn_penalty_cards", self.out_of_turn_penalty_cards, 0, 5)
+        _ranged("out_of_turn_penalty_cards", self.out_of_turn_penalty_cards)
         _bool("contract_exact_size", self.contract_exact_size)
 
     def shoe_for(self, players: int) -> ShoeSpec:
@@ -265,3 +346,41 @@ def rules_from_params(game: str, params: object) -> ShoeRules:
     rules = cls(**base)
     rules.check()
     return rules
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One rule parameter of a game as a form shows it: kind, published value, range or choices, words."""
+
+    name: str
+    kind: str  # "int" | "bool" | "choice" | "json" (lists and objects: Contract Rummy's shoes, deals, scores)
+    default: Any
+    label: str
+    help: str = ""
+    lo: int | None = None
+    hi: int | None = None
+    choices: tuple[str, ...] = ()
+
+
+def parameters(game: str) -> list[Parameter]:
+    """The parameters of ``game`` in the order of its rules, with the published values as defaults."""
+    if game not in PUBLISHED_RULES:
+        raise InvalidInput(f"unknown game {game!r}", field="game")
+    published = PUBLISHED_RULES[game]
+    out = []
+    unused = getattr(published, "UNUSED", ())
+    for f in fields(published):
+        if f.name in unused:
+            continue
+        default = getattr(published, f.name)
+        spec = SPECS.get(f.name, ParamSpec(f.name.replace("_", " ").capitalize()))
+        if isinstance(default, bool):
+            kind = "bool"
+        elif spec.choices:
+            kind = "choice"
+        elif isinstance(default, int):
+            kind = "int"
+        else:
+            kind = "json"
+        out.append(Parameter(f.name, kind, default, spec.label, spec.help, spec.lo, spec.hi, spec.choices))
+    return out

@@ -107,3 +107,52 @@ __all__ += ["TheoryResult", "TheoryStatus"]
 from .games import BluffjackGame, GameState, RummyAction, RummyDeal, RummyGame  # noqa: E402
 
 __all__ += ["BluffjackGame", "GameState", "RummyAction", "RummyDeal", "RummyGame"]
+
+# Deck designs the reader has learned (enrolment profiles): tables/models/decks.py.
+from .decks import DeckDesign  # noqa: E402
+
+__all__ += ["DeckDesign"]
+
+# Table accounting (inventory, fills, credits) and player ratings: tables/models/accounting.py.
+from .accounting import (  # noqa: E402
+    INVENTORY_KINDS,
+    TRANSFER_KINDS,
+    Player,
+    RatingPause,
+    RatingSlip,
+    RatingState,
+    Slip,
+    SlipKind,
+    SlipSignature,
+    SlipStep,
+    SlipVoid,
+)
+
+__all__ += [
+    "INVENTORY_KINDS",
+    "TRANSFER_KINDS",
+    "Player",
+    "RatingPause",
+    "RatingSlip",
+    "RatingState",
+    "Slip",
+    "SlipKind",
+    "SlipSignature",
+    "SlipStep",
+    "SlipVoid",
+]
+
+# Maker-checker of publishing: tables/models/publishing.py.
+from .publishing import PublishRequest, PublishStatus  # noqa: E402
+
+__all__ += ["PublishRequest", "PublishStatus"]
+
+# Devices posting card images for a table (a card-reading shoe, a document camera): tables/models/shoe_feed.py.
+from .shoe_feed import ShoeFeedDevice  # noqa: E402
+
+__all__ += ["ShoeFeedDevice"]
+
+# Who watches which part of the floor (the dashboard's scope): tables/models/floor.py.
+from .floor import FloorScope  # noqa: E402
+
+__all__ += ["FloorScope"]

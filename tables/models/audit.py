@@ -11,13 +11,14 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-MONEY = {"max_digits": 14, "decimal_places": 2}
+from .money import MONEY
 
 
 class AuditKind(models.TextChoices):
     SHUFFLE = "shuffle", "shuffle-point audit"
     HOLD = "hold", "hold audit"
     PACE = "pace", "dealer and pace"
+    ACCOUNTING = "accounting", "table accounting: counted against tracked win"
 
 
 class AuditResult(models.Model):
@@ -66,7 +67,9 @@ class AuditFinding(models.Model):
     shoe = models.ForeignKey("tables.Shoe", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     round = models.ForeignKey("tables.Round", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     data = models.JSONField(default=dict)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, help_text="when an audit first found it (kept across re-runs)")
+    found_at = models.DateTimeField(null=True, blank=True,
+                                    help_text="when what it found happened (the round, or the end of the period)")
     acknowledged_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -120,6 +123,8 @@ class BetTheory(models.Model):
     computed_at = models.DateTimeField(auto_now=True)
 
     class Meta:
+        verbose_name = "bet theory"
+        verbose_name_plural = "bet theories"
         constraints = [models.UniqueConstraint(fields=["rule_set", "pay_table"], name="theory_per_versions")]
 
     def __str__(self) -> str:

@@ -33,7 +33,8 @@ from tables.engine.money import parse_odds
 from tables.engine.rulesets import ShoeRules, rules_from_params
 
 # The games of shared/rules/, from the one registry (tables.engine.games): FINNISH_27 = "finnish-27", ...
-GameSlug = models.TextChoices(  # type: ignore[misc]
+# (Built at import from the registry: no members for a type checker to see.)
+GameSlug = models.TextChoices(  # type: ignore[call-overload]
     "GameSlug", [(g.slug.replace("-", "_").upper(), (g.slug, g.name))
                  for g in GAMES_REGISTRY.values()],
 )
@@ -144,6 +145,10 @@ class Pit(models.Model):
         return f"{self.casino} / {self.name}"
 
 
+# The lineage holding each game's published rules and pay table as seeded (migration 0004, services/seed.py).
+DEFAULT_LINEAGE = "Rule text"
+
+
 class VersionedConfig(models.Model):
     """Common fields and behaviour of rule-set and pay-table versions."""
 
@@ -162,6 +167,7 @@ class VersionedConfig(models.Model):
     )
 
     game: models.ForeignKey[Game, Game]
+    game_id: int
     publish_permission: str  # "tables.publish_<model>"
 
     class Meta:
@@ -169,7 +175,11 @@ class VersionedConfig(models.Model):
         ordering = ["game__name", "name", "-version"]
 
     def __str__(self) -> str:
-        return f"{self.game.slug} {self.name} v{self.version} ({self.get_status_display().lower()})"
+        # "No-Bust Finnish 27 pay table v3 (published 2026-11-20)": what the version is, read by a person.
+        # The lineage's own name is added when it is not the one every seeded version shares.
+        game = self.game.name if self.game_id is not None else "?"
+        lineage = "" if self.name in ("", DEFAULT_LINEAGE) else f" \u201c{self.name}\u201d"
+        return f"{game} {self._meta.verbose_name}{lineage} v{self.version} ({self.state_text})"
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         """Save a draft; refuse any change to a published version; number new versions in their lineage."""
@@ -192,14 +202,26 @@ class VersionedConfig(models.Model):
         """Whether this version is published (and so immutable)."""
         return self.status == VersionStatus.PUBLISHED
 
+    @property
+    def state_text(self) -> str:
+        """"draft", or "published" with its date."""
+        if self.status == VersionStatus.PUBLISHED and self.published_at is not None:
+            return f"published {timezone.localtime(self.published_at):%Y-%m-%d}"
+        return self.get_status_display().lower()
+
     def _stored_status(self) -> str | None:
         if self._state.adding or self.pk is None:
             return None
         return type(self)._base_manager.filter(pk=self.pk).values_list("status", flat=True).first()
 
     def _next_version(self) -> int:
-        top = type(self)._base_manager.filter(game_id=self.game_id, name=self.name).aggregate(m=Max("version"))["m"]
+        top = type(self)._base_manager.filter(self._lineage()).aggregate(m=Max("version"))["m"]
         return (top or 0) + 1
+
+    def _lineage(self) -> Q:
+        """This version's lineage: its game's versions of its name.  (A ``Q``: the game's foreign key
+        is declared on each concrete model, which the type checker cannot see from this abstract one.)"""
+        return Q(game_id=self.game_id, name=self.name)
 
     def check_publishable(self) -> None:
         """Raise ``ValidationError`` if this version may not be published as it stands."""
@@ -236,7 +258,7 @@ class VersionedConfig(models.Model):
             raise PermissionDenied(f"{actor} may not create {self._meta.verbose_name_plural}.")
         # Lock the lineage so two drafts made at once get distinct version numbers (the unique
         # constraint is the backstop).
-        list(type(self)._base_manager.select_for_update().filter(game_id=self.game_id, name=self.name))
+        list(type(self)._base_manager.select_for_update().filter(self._lineage()))
         draft = type(self)(**self._draft_fields())
         draft._history_user = actor
         draft._change_reason = f"new draft from v{self.version}"
@@ -361,6 +383,7 @@ class PayLine(models.Model):
     position = models.PositiveSmallIntegerField(default=0, help_text="Order on the printed pay table.")
 
     history = HistoricalRecords()
+    _history_user: Any  # simple_history: the user its next history row names (set before a save)
 
     class Meta:
         ordering = ["pay_table", "position", "id"]
@@ -482,6 +505,10 @@ class Table(models.Model):
                                      validators=[MinValueValidator(Decimal("0.01"))],
                                      help_text="Largest bet behind; empty: the maximum bet.")
     max_bets_behind = models.PositiveSmallIntegerField(default=3, help_text="Bets behind one seat, at most.")
+    deck_design = models.ForeignKey(
+        "tables.DeckDesign", on_delete=models.PROTECT, null=True, blank=True, related_name="tables",
+        help_text="The card design dealt here, as the reader learned it (empty: the generic reader).",
+    )
     status = models.CharField(max_length=10, choices=TableStatus.choices, default=TableStatus.CLOSED)
 
     history = HistoricalRecords()

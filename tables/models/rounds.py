@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-MONEY = {"max_digits": 14, "decimal_places": 2}
+from .money import MONEY
 
 
 class Shoe(models.Model):
@@ -119,7 +119,9 @@ class Round(models.Model):
     class Meta:
         ordering = ["table", "-number"]
         constraints = [models.UniqueConstraint(fields=["table", "number"], name="round_number_per_table")]
-        indexes = [models.Index(fields=["table", "state"]), models.Index(fields=["state", "paused_at"])]
+        # opened_at: the floor's rounds-this-hour and the rounds search by date (tables/selectors/floor_live.py).
+        indexes = [models.Index(fields=["table", "state"]), models.Index(fields=["state", "paused_at"]),
+                   models.Index(fields=["opened_at"], name="round_opened_at")]
 
     def __str__(self) -> str:
         return f"{self.table} round {self.number}"

@@ -8,6 +8,7 @@ cards as JSON, and only *describes* them; every total and every rule comes from 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 BLACKJACK = ("unlimited-blackjack", "mini-blackjack")
@@ -72,6 +73,8 @@ def action_labels(game: str, prompt: dict[str, Any]) -> dict[str, str]:
         label = _ACTION_LABELS.get(a, a.replace("_", " ").capitalize())
         if a == "decline" and "insurance" not in allowed:
             label = "No surrender" if "surrender" in allowed else "Nothing"
+        elif a == "decline" and "surrender" in allowed:
+            label = "Neither"  # both offered: "No insurance" would leave the surrender open
         if a == "insurance" and extra.get("insurance"):
             label = f"Insurance {extra['insurance']}"
         if a == "call" and game == "bluffjack":
@@ -112,7 +115,9 @@ def prompt_text(game: str, prompt: dict[str, Any], state: Any, setup: dict[str, 
         return text[:1].upper() + text[1:]
     if game == "bluffjack":
         name = actor.split(":", 1)[1] if actor and actor.startswith("player:") else ""
-        text = reason
+        # Each player's first card is private: the tablet never says a hand's total (with the cards in
+        # view it would give the hidden card away).
+        text = re.sub(r" holds [^:]+: hit or stand$", ": hit or stand", reason)
         if name and not reason.lower().startswith(name.lower()) and needs == "decision":
             text = f"{who}: {reason}"
         if forced and needs == "decision" and "must" not in text:
@@ -225,7 +230,56 @@ def table_view(
         return _blackjack_view(state, setup, cards)
     if game == "finnish-27":
         return _finnish_view(state, setup, cards)
+    if game == "bluffjack":
+        return _bluffjack_view(state, setup, cards)
     return None
+
+
+def _bluffjack_view(state: Any, setup: dict[str, Any], cards: list[dict[str, Any]]) -> dict[str, Any]:
+    """A pot game: no dealer's hand; the pot, and per seat the player's stack as it stands now (chips
+    leave it as they go in), what they put in this hand, whose turn it is, and the cards: each player's
+    first card is dealt face down (the rules) and stays a card back, counted as private, until the
+    showdown.  Seats in seat order; ``dealer`` is None (the tablet draws no dealer box)."""
+    shown = state.phase in ("showdown", "over", "ready")  # "ready": the hand is settled
+    mine: dict[str, list[dict[str, Any]]] = {}
+    for c in cards:
+        to = str(c.get("to", ""))
+        if to.startswith("player:"):
+            mine.setdefault(to.split(":", 1)[1], []).append(c)
+    seat_of = getattr(state, "seat_of", {}) or {}
+    seats = []
+    for i, p in enumerate(state.players):
+        own = mine.get(p.name, [])
+        private = 0
+        for j, c in enumerate(own):
+            c["hand"] = f"player:{p.name}"
+            if j == 0 and (not shown or p.folded):  # a folded hand is mucked unseen
+                c["face_up"] = False
+                c["private"] = True
+                private += 1
+        marks = []
+        if i == state.button:
+            marks.append("deals")
+        if p.eliminated:
+            marks.append("out of the game")
+        elif p.folded:
+            marks.append("folded")
+        elif p.in_hand and p.stack == 0:
+            marks.append("all-in")
+        elif p.stood:
+            marks.append("stood")
+        seat = seat_of.get(p.name)
+        label = f"Seat {seat}" if seat is not None else p.name
+        if seat is not None and p.name.lower() != f"seat {seat}":
+            label += f" · {p.name}"
+        seats.append({
+            "seat": seat, "label": label, "player": p.name, "stack": p.stack, "in_pot": p.committed,
+            "private": private, "marks": marks, "turn": state.turn == i and state.phase not in ("showdown", "over"),
+            "hands": [{"key": f"player:{p.name}", "label": "", "cards": [c["seq"] for c in own], "total": "",
+                       "doubled": False, "surrendered": False, "done": p.folded or p.stood}],
+            "behind": [],
+        })  # fmt: skip
+    return {"kind": "pot", "dealer": None, "pot": state.pot, "seats": seats}
 
 
 def _blackjack_view(state: Any, setup: dict[str, Any], cards: list[dict[str, Any]]) -> dict[str, Any]:

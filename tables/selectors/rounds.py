@@ -1,15 +1,35 @@
-"""Reads of a stored round and its shoe as the engine sees them (imported by the services, which store
-what the engine returns; nothing here writes)."""
+"""Reads of rounds: a stored round and its shoe as the engine sees them (the services replay these and store what
+the engine returns); one round as a document with its cards, decisions, settlement, payments, approvals and the
+tablet's view in words; the recall of a table's last rounds; a round's trail; scans.  Nothing here writes."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Prefetch, QuerySet
+from django.urls import reverse
+
+from tables.access import check_can_read
 from tables.engine import live
 from tables.engine.cards import parse_card
+from tables.engine.money import fmt
 from tables.engine.shoe import Shoe as EngineShoe
 from tables.engine.shoe import ShoeSpec, ShuffleRule
-from tables.models import Decision, Round, RoundCard, RoundState, Shoe, Table
+from tables.models import (
+    AlertDecision,
+    Approval,
+    AuditEvent,
+    Decision,
+    Payment,
+    Round,
+    RoundCard,
+    RoundState,
+    Scan,
+    SettlementLine,
+    Shoe,
+    Table,
+)
+from tables.selectors import round_view
 
 
 def current_shoe(table: Table) -> Shoe | None:
@@ -35,9 +55,9 @@ def engine_shoe(shoe: Shoe) -> EngineShoe:
 
 def _shoe_before(round: Round) -> EngineShoe | None:
     """The round's shoe as it stood when the round opened (cards of the earlier rounds only)."""
-    if round.shoe_id is None:
-        return None
     shoe = round.shoe
+    if shoe is None:
+        return None
     spec = engine_shoe_spec(shoe)
     codes = (RoundCard.objects.filter(round__shoe=shoe, round__number__lt=round.number)
              .order_by("round__number", "seq").values_list("code", flat=True))  # fmt: skip
@@ -64,3 +84,175 @@ def round_state(round: Round) -> Any:
     if round.state == RoundState.PAUSED and round.paused_at is not None:
         live.pause(round.game, state, "interrupted", round.paused_at)
     return state
+
+
+RECALL_ROUNDS = 10
+
+
+def round_get(*, user: Any, pk: int) -> Round:
+    """One round, readable by the user."""
+    check_can_read(user)
+    return Round.objects.select_related("table", "table__game", "rule_set", "pay_table", "shoe").get(pk=pk)
+
+
+def scan_image_url(scan_id: int) -> str:
+    """Where a scan's image is served to those who may read its round (never public media)."""
+    return reverse("api-scan-image", args=[scan_id])
+
+
+def scan_get(*, user: Any, pk: int) -> Scan:
+    """A scan whose image the user may see: whoever may read its round (``round_get``)."""
+    scan = Scan.objects.get(pk=pk)
+    round_get(user=user, pk=scan.round_id)
+    return scan
+
+
+def _card_json(c: RoundCard) -> dict[str, Any]:
+    return {
+        "seq": c.seq,
+        "to": c.to,
+        "code": c.code,
+        "source": c.source,
+        "image": scan_image_url(c.scan_id) if c.scan_id else None,
+        "image_sha256": c.image_sha256 or None,
+        "recognised_code": c.recognised_code or None,
+        "confidence": c.confidence,
+        "corrected_from": c.corrected_from or None,
+        "corrected_by": c.corrected_by.get_username() if c.corrected_by is not None else None,
+        "correction_reason": c.correction_reason or None,
+        "recorded_by": c.recorded_by.get_username(),
+        "recorded_at": c.recorded_at.isoformat(),
+    }
+
+
+def round_document(rnd: Round) -> dict[str, Any]:
+    """The full round: state, what comes next, seats and wagers, cards, decisions, settlement, payment."""
+    cards = list(rnd.cards.select_related("recorded_by", "corrected_by").order_by("seq"))
+    decisions = list(rnd.decisions.select_related("recorded_by").order_by("seq"))
+    lines = list(rnd.lines.filter(superseded=False).order_by("seat", "id"))
+    payments = list(rnd.payments.select_related("recorded_by").order_by("id"))
+    approvals = list(rnd.approvals.select_related("approved_by").order_by("approved_at"))
+    doc = _document(rnd, cards, decisions, lines, payments, approvals)
+    doc["rejections"] = round_rejections(rnd)
+    _add_view(rnd, doc)
+    return doc
+
+
+def round_rejections(rnd: Round) -> list[dict[str, Any]]:
+    """The pit boss's rejections of the round's payment, oldest first: who, why, when, and the round's
+    version then (a rejection stands until the dealer records a new payment: a later version)."""
+    rows = AlertDecision.objects.filter(round=rnd, decision="reject").select_related("by").order_by("at", "pk")
+    return [{"by": r.by.get_username(), "reason": r.reason, "at": r.at.isoformat(), "version": r.round_version,
+             "current": r.round_version == rnd.version} for r in rows]  # fmt: skip
+
+
+def _add_view(rnd: Round, doc: dict[str, Any]) -> None:
+    """What the tablet shows in words, derived from the engine's live state (the services' replay):
+    ``view`` (hands with totals, split hands labelled, the hole card face down until the dealer
+    plays), each card's ``hand``/``face_up``, and ``next.text``/``next.labels``."""
+    try:
+        state = round_state(rnd)
+    except Exception:  # noqa: BLE001 - a round the engine cannot rebuild is still shown, without the view
+        state = None
+    setup = rnd.setup or {}
+    doc["view"] = round_view.table_view(rnd.game, state, setup, doc["cards"])
+    nxt = dict(doc["next"] or {})
+    if nxt:
+        try:
+            nxt["text"] = round_view.prompt_text(rnd.game, nxt, state, setup)
+        except Exception:  # noqa: BLE001
+            nxt["text"] = nxt.get("reason", "")
+        nxt["labels"] = round_view.action_labels(rnd.game, nxt)
+        nxt["actor_label"] = round_view.actor_label(nxt.get("actor"), setup, rnd.game)
+    doc["next"] = nxt
+
+
+def _document(rnd: Round, cards: list[RoundCard], decisions: list[Decision], lines: list[SettlementLine],
+              payments: list[Payment], approvals: list[Approval]) -> dict[str, Any]:
+    large_approved = any(a.kind == "large_payout" for a in approvals)
+    card_docs = [_card_json(c) for c in cards]
+    _hole_card(rnd, card_docs)
+    return {
+        "id": rnd.pk,
+        "table": rnd.table_id,
+        "number": rnd.number,
+        "game": rnd.game,
+        "state": rnd.state,
+        "state_label": RoundState(rnd.state).label,
+        "version": rnd.version,
+        "table_minimum": fmt(rnd.table_minimum),
+        "rule_set": {"id": rnd.rule_set_id, "version": rnd.rule_set.version if rnd.rule_set is not None else None},
+        "pay_table": {"id": rnd.pay_table_id, "version": rnd.pay_table.version if rnd.pay_table is not None else None},
+        "shoe": rnd.shoe.number if rnd.shoe is not None else None,
+        "next": rnd.prompt,
+        "seats": rnd.setup.get("seats", []),
+        "cards": card_docs,
+        "decisions": [
+            {"seq": d.seq, "actor": d.actor, "action": d.action, "amount": fmt(d.amount) if d.amount is not None else None,
+             "forced": d.forced, "recorded_by": d.recorded_by.get_username(), "recorded_at": d.recorded_at.isoformat()}
+            for d in decisions
+        ],
+        "settlement": [
+            {"seat": ln.seat, "bet": ln.bet, "wager": fmt(ln.wager), "result": ln.result, "net": fmt(ln.net),
+             "detail": ln.detail, "hand": ln.hand, "behind": ln.behind}
+            for ln in lines
+        ],
+        "due": rnd.due,
+        "paid": rnd.paid,
+        "payments": [
+            {"seat": p.seat, "kind": p.kind, "amount": fmt(p.amount), "superseded": p.superseded,
+             "recorded_by": p.recorded_by.get_username(), "recorded_at": p.recorded_at.isoformat()}
+            for p in payments
+        ],
+        "discrepancies": rnd.discrepancies,
+        "approval_required": rnd.approval_required and not large_approved,
+        "approval_reason": rnd.approval_reason,
+        "approvals": [
+            {"kind": a.kind, "reason": a.reason, "approved_by": a.approved_by.get_username(),
+             "approved_at": a.approved_at.isoformat()}
+            for a in approvals
+        ],
+        "opened_at": rnd.opened_at.isoformat(),
+        "settled_at": rnd.settled_at.isoformat() if rnd.settled_at else None,
+        "closed_at": rnd.closed_at.isoformat() if rnd.closed_at else None,
+    }
+
+
+def _hole_card(rnd: Round, cards: list[dict[str, Any]]) -> None:
+    """Every card ``face_up``; a blackjack dealer's second card (the hole card) face down until the
+    dealer plays, as the stored prompt says (the recall too: game protection while a round is open)."""
+    for c in cards:
+        c["face_up"] = True
+    if rnd.game not in round_view.BLACKJACK:
+        return
+    dealer = [c for c in cards if c["to"] == "dealer"]
+    if len(dealer) >= 2:
+        over = rnd.state in (RoundState.SETTLED, RoundState.MISMATCH, RoundState.CLOSED, RoundState.CANCELLED)
+        dealer[1]["hole"] = True
+        dealer[1]["face_up"] = over or (rnd.prompt or {}).get("phase") in ("dealer", "settle", "settled")
+
+
+def round_recall(*, table: Table, count: int = RECALL_ROUNDS) -> list[dict[str, Any]]:
+    """Game recall: the last ``count`` rounds of a table, newest first, in full (a fixed number of queries)."""
+    rounds = list(
+        Round.objects.filter(table=table)
+        .select_related("table", "rule_set", "pay_table", "shoe")
+        .prefetch_related(
+            Prefetch("cards", RoundCard.objects.select_related("recorded_by", "corrected_by").order_by("seq")),
+            Prefetch("decisions", Decision.objects.select_related("recorded_by").order_by("seq")),
+            Prefetch("lines", SettlementLine.objects.filter(superseded=False).order_by("seat", "id")),
+            Prefetch("payments", Payment.objects.select_related("recorded_by").order_by("id")),
+            Prefetch("approvals", Approval.objects.select_related("approved_by").order_by("approved_at")),
+        )
+        .order_by("-number")[:count]
+    )
+    return [
+        _document(r, list(r.cards.all()), list(r.decisions.all()), list(r.lines.all()), list(r.payments.all()),
+                  list(r.approvals.all()))
+        for r in rounds
+    ]
+
+
+def round_trail(rnd: Round) -> QuerySet[AuditEvent]:
+    """The audit trail of a round, oldest first."""
+    return AuditEvent.objects.filter(round=rnd).select_related("actor").order_by("at", "id")

@@ -363,21 +363,48 @@ def _store(kind: str, table: Table, period: str, day: date, start: datetime, end
                 gaming_day=day, starts=start, ends=end, summary=summary, flagged=bool(findings),
                 runs=F("runs") + 1, computed_at=timezone.now(),
             )  # fmt: skip
-        old = {(f.rule, f.shoe_id, f.round_id): f for f in result.findings.filter(acknowledged_at__isnull=False)}
-        result.findings.all().delete()
-        rows = []
+        # A re-run keeps the findings it finds again (same rule, shoe and round): their row, so the
+        # dashboard's alert ids stay, their first-found time and their acknowledgement; it refreshes
+        # their text and drops the ones no longer found.
+        old = {(f.rule, f.shoe_id, f.round_id): f for f in result.findings.all()}
+        found_at = _found_times(findings, min(end, timezone.now()))
+        rows, kept = [], set()
         for f in findings:
-            prev = old.get((f["rule"], f.get("shoe_id"), f.get("round_id")))
+            key = (f["rule"], f.get("shoe_id"), f.get("round_id"))
+            prev = old.get(key)
+            if prev is not None and prev.pk not in kept:
+                kept.add(prev.pk)
+                AuditFinding.objects.filter(pk=prev.pk).update(
+                    severity=f["severity"], message=f["message"][:500], data=f.get("data", {}),
+                    found_at=prev.found_at or found_at(f))  # fmt: skip
+                continue
             rows.append(AuditFinding(
                 result=result, table=table, rule=f["rule"], severity=f["severity"], message=f["message"][:500],
-                shoe_id=f.get("shoe_id"), round_id=f.get("round_id"), data=f.get("data", {}),
-                acknowledged_by_id=prev.acknowledged_by_id if prev else None,
-                acknowledged_at=prev.acknowledged_at if prev else None,
-                acknowledgement=prev.acknowledgement if prev else "",
+                shoe_id=f.get("shoe_id"), round_id=f.get("round_id"), data=f.get("data", {}), found_at=found_at(f),
             ))  # fmt: skip
-        AuditFinding.objects.bulk_create(rows)
+        result.findings.exclude(pk__in=kept).delete()
+        created_rows = AuditFinding.objects.bulk_create(rows)
+        if created_rows:
+            from tables.services.push import publish
+
+            tid = table.pk
+            transaction.on_commit(lambda: publish(table_id=tid, kind="findings", data={"new": len(created_rows)}))
         result.refresh_from_db()
         return result
+
+
+def _found_times(findings: list[dict[str, Any]], default: datetime) -> Any:
+    """When what each finding found happened: its round's opening, else its shoe's last round, else ``default``."""
+    rounds = {f["round_id"] for f in findings if f.get("round_id")}
+    shoes = {f["shoe_id"] for f in findings if f.get("shoe_id") and not f.get("round_id")}
+    at = dict(Round.objects.filter(pk__in=rounds).values_list("pk", "opened_at")) if rounds else {}
+    shoe_at = (dict(Round.objects.filter(shoe_id__in=shoes).values("shoe_id").annotate(m=Max("opened_at"))
+                    .order_by().values_list("shoe_id", "m")) if shoes else {})  # fmt: skip
+
+    def found_at(f: dict[str, Any]) -> datetime:
+        return at.get(f.get("round_id") or 0) or shoe_at.get(f.get("shoe_id") or 0) or default
+
+    return found_at
 
 
 def audit_table_day(table_id: int, day: date) -> dict[str, Any]:
@@ -448,6 +475,11 @@ def _audit_table_day(table_id: int, day: date) -> dict[str, Any]:
     }  # fmt: skip
     _store(AuditKind.PACE, table, f"day:{day.isoformat()}", day, start, end, p_summary, [])
     summary["pace"] = p_summary
+
+    # Table accounting: counted against tracked win per shift, win/drop hold (docs/accounting.md).
+    from tables.services.accounting import accounting_table_day
+
+    summary["accounting"] = accounting_table_day(table, day)
     return summary
 
 

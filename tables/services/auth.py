@@ -17,7 +17,7 @@ from django.db import transaction
 from knox.models import AuthToken
 from knox.settings import knox_settings
 
-from tables.services import audit
+from tables.services.common import audit
 
 
 def token_create(*, user: Any, request: Any = None) -> tuple[str, datetime | None]:

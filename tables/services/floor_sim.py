@@ -32,11 +32,13 @@ from django.utils import timezone
 
 from tables.access import DEALER, PIT_BOSS
 from tables.engine.cards import Card
+from tables.engine.games import house_games
 from tables.engine.money import fmt
 from tables.engine.paytable import PayTable as EnginePayTable
-from tables.engine.rulesets import rules_from_params
+from tables.engine.rulesets import BlackjackRules, rules_from_params
 from tables.engine.settlement import SettlementLine as EngineLine
 from tables.engine.settlement import discrepancies, due_by_kind
+from tables.errors import Conflict
 from tables.models import (
     Approval,
     ApprovalKind,
@@ -60,7 +62,7 @@ from tables.models import (
     Wager,
 )
 
-SIM_GAMES = ("finnish-27", "unlimited-blackjack", "mini-blackjack")
+SIM_GAMES = house_games()  # the floor simulator plays the house-banked games
 SIM_PIT = "Simulated pit"
 BATCH = 5000
 
@@ -74,6 +76,7 @@ class Mishaps:
     late_shuffle: float = 0.04  # a shoe dealt one or two rounds past its shuffle point (advantage-play risk)
     early_shuffle: float = 0.03  # a shoe shuffled before its shuffle point
     not_notified: float = 0.01  # a reshuffle not announced
+    missing_chips: float = 0.03  # chips gone from the tray in a shift (tables/services/accounting_sim.py)
 
 
 @dataclass
@@ -86,6 +89,7 @@ class SimResult:
     mismatches: int = 0
     late_shoes: int = 0
     early_shoes: int = 0
+    accounting: Any = None  # tables.services.accounting_sim.AccountingSim: slips, drops, players, missing chips
 
 
 @contextmanager
@@ -125,12 +129,15 @@ def sim_tables(n: int) -> list[Table]:
         while len(tables) < n:
             slug = SIM_GAMES[len(tables) % len(SIM_GAMES)]
             game = Game.objects.get(slug=slug)
+            rule_set = RuleSet.objects.filter(game=game, status=VersionStatus.PUBLISHED).order_by("version").first()
+            pay_table = PayTable.objects.filter(game=game, status=VersionStatus.PUBLISHED).order_by("version").first()
+            if rule_set is None or pay_table is None:
+                raise Conflict(f"{slug} has no published rule set and pay table to open a simulated table with")
             number += 1
             t = Table.objects.create(
                 pit=pit, number=number, game=game, status=TableStatus.OPEN,
                 min_bet=Decimal("10.00") if slug == "finnish-27" else Decimal("5.00"), max_bet=Decimal("500.00"),
-                rule_set=RuleSet.objects.filter(game=game, status=VersionStatus.PUBLISHED).order_by("version").first(),
-                pay_table=PayTable.objects.filter(game=game, status=VersionStatus.PUBLISHED).order_by("version").first(),
+                rule_set=rule_set, pay_table=pay_table,
             )  # fmt: skip
             tables.append(t)
     return tables
@@ -184,6 +191,8 @@ class Player:
         else:
             from tables.engine.blackjack.outcome import Settler
 
+            if not isinstance(self.rules, BlackjackRules):
+                raise ValueError(f"{self.game}: the floor simulator plays Finnish 27 and blackjack only")
             self.settler = Settler(self.rules, self.pay_table, self.tmin)
 
     def bet(self) -> Decimal:
@@ -293,7 +302,7 @@ class Writer:
 
 
 def _approval_limit() -> tuple[Decimal, Decimal]:
-    from tables.services import approval_amount, approval_multiple
+    from tables.services.common import approval_amount, approval_multiple
 
     return approval_amount(), approval_multiple()
 
@@ -328,6 +337,13 @@ def simulate_floor(*, tables: int = 3, days: int = 1, rounds_per_hour: int = 40,
             start, _ = day_bounds(day)
             sim.play_day(start, min(start + timedelta(hours=open_hours), now), rounds_per_hour)
         sim.flush()
+        # Table accounting: inventories, fills, credits, drop and rated players of the simulated shifts.
+        from tables.services.accounting_sim import simulate_accounting
+
+        result.accounting = simulate_accounting(
+            table, [today - timedelta(days=d) for d in range(days - 1, -1, -1)], boss=boss, now=now,
+            rng=random.Random(f"accounting:{seed}:{table.pk}"),  # its own stream: the rounds stay as seeded
+            missing_chips=mishaps.missing_chips, result=result.accounting)
     return result
 
 

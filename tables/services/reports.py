@@ -12,12 +12,13 @@ import csv
 import io
 import logging
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import PermissionDenied
 from django.core.mail import EmailMessage
 from django.db import transaction
 from django.db.models import Count, Q, Sum
@@ -25,12 +26,15 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from tables import conf
+from tables.engine.games import house_games
+from tables.errors import Conflict, InvalidInput
 from tables.models import (
     Approval,
     AuditFinding,
     AuditKind,
     AuditReport,
     AuditResult,
+    Casino,
     ReportStatus,
     Round,
     RoundState,
@@ -47,6 +51,7 @@ class ReportData:
     """Everything the report shows, gathered once for the three formats."""
 
     day: date
+    casino: str = ""
     tables: list[dict[str, Any]] = field(default_factory=list)
     totals: dict[str, Any] = field(default_factory=dict)
     findings: list[dict[str, Any]] = field(default_factory=list)
@@ -54,6 +59,7 @@ class ReportData:
     approvals: list[dict[str, Any]] = field(default_factory=list)
     pace: list[dict[str, Any]] = field(default_factory=list)
     charts: dict[str, bytes] = field(default_factory=dict)
+    accounting: dict[str, Any] = field(default_factory=dict)  # tables.services.accounting.report_section
 
 
 def _d(x: Any) -> Decimal:
@@ -64,11 +70,12 @@ def gather(day: date) -> ReportData:
     """Read the day's stored audit results, findings, discrepancies and approvals."""
     data = ReportData(day)
     key = f"day:{day.isoformat()}"
-    results = (AuditResult.objects.filter(gaming_day=day).select_related("table", "table__game")
+    results = (AuditResult.objects.filter(gaming_day=day).select_related("table__game", "table__pit__casino")
                .order_by("table__number", "kind"))  # fmt: skip
     per_table: dict[int, dict[str, Any]] = {}
     for r in results:
         row = per_table.setdefault(r.table_id, {"table": r.table.number, "table_id": r.table_id,
+                                                "pit": r.table.pit.name, "casino": r.table.pit.casino.name,
                                                 "game": r.table.game.slug, "hold": None, "mtd": None,
                                                 "shuffle": None, "pace": None})  # fmt: skip
         if r.kind == AuditKind.HOLD and r.period == key:
@@ -81,7 +88,9 @@ def gather(day: date) -> ReportData:
             row["pace"] = r.summary
             for p in r.summary.get("dealers", []):
                 data.pace.append({"table": r.table.number, **p})
-    data.tables = sorted(per_table.values(), key=lambda t: t["table"])
+    data.tables = sorted(per_table.values(), key=lambda t: (t["pit"], t["table"]))
+    data.casino = ", ".join(sorted({t["casino"] for t in data.tables})) or ", ".join(
+        Casino.objects.order_by("name").values_list("name", flat=True))
     handle = win = theo = Decimal("0")
     rounds = 0
     for t in data.tables:
@@ -98,16 +107,17 @@ def gather(day: date) -> ReportData:
         "flagged_holds": sum(1 for t in data.tables if t["hold"] and t["hold"]["flagged"]),
         "shoes": sum((t["shuffle"] or {}).get("shoes", 0) for t in data.tables),
     }  # fmt: skip
-    for f in (AuditFinding.objects.filter(result__gaming_day=day).select_related("table", "round")
-              .order_by("table__number", "rule", "id")):  # fmt: skip
-        data.findings.append({"table": f.table.number, "rule": f.rule, "severity": f.severity, "message": f.message,
+    for f in (AuditFinding.objects.filter(result__gaming_day=day).select_related("table__pit", "round")
+              .order_by("table__pit__name", "table__number", "rule", "id")):  # fmt: skip
+        data.findings.append({"table": f.table.number, "pit": f.table.pit.name, "rule": f.rule,
+                              "severity": f.severity, "message": f.message,
                               "round": f.round.number if f.round else None, "shoe": f.shoe_id})  # fmt: skip
     start, end = day_bounds(day)
     day_rounds = Round.objects.filter(opened_at__gte=start, opened_at__lt=end)
-    for r in (day_rounds.exclude(discrepancies=[]).select_related("table").order_by("table__number", "number")
-              .only("number", "table__number", "discrepancies", "state")):  # fmt: skip
-        for d in r.discrepancies:
-            data.discrepancies.append({"table": r.table.number, "round": r.number, "state": r.state, **d})
+    for rnd in (day_rounds.exclude(discrepancies=[]).select_related("table").order_by("table__number", "number")
+                .only("number", "table__number", "discrepancies", "state")):  # fmt: skip
+        for d in rnd.discrepancies:
+            data.discrepancies.append({"table": rnd.table.number, "round": rnd.number, "state": rnd.state, **d})
     for a in (Approval.objects.filter(round__in=day_rounds).select_related("round", "round__table", "approved_by")
               .order_by("approved_at")):  # fmt: skip
         data.approvals.append({"table": a.round.table.number, "round": a.round.number, "kind": a.kind,
@@ -115,6 +125,9 @@ def gather(day: date) -> ReportData:
                                "at": timezone.localtime(a.approved_at).strftime("%H:%M")})  # fmt: skip
     data.totals["discrepancies"] = len(data.discrepancies)
     data.totals["approvals"] = len(data.approvals)
+    from tables.services.accounting import report_section  # table accounting and ratings (docs/accounting.md)
+
+    data.accounting = report_section(day)
     return data
 
 
@@ -122,7 +135,7 @@ def database_totals(day: date) -> dict[str, Any]:
     """Rounds, handle and win of the day straight from the rounds (what the report must agree with)."""
     start, end = day_bounds(day)
     rounds = Round.objects.filter(opened_at__gte=start, opened_at__lt=end, state__in=COUNTED_STATES,
-                                  game__in=("finnish-27", "unlimited-blackjack", "mini-blackjack"))
+                                  game__in=house_games())
     handle = Wager.objects.filter(round__in=rounds, refunded=False).aggregate(s=Sum("amount"))["s"] or Decimal("0")
     net = SettlementLine.objects.filter(round__in=rounds, superseded=False).aggregate(s=Sum("net"))["s"] or Decimal("0")
     cent = Decimal("0.01")
@@ -135,6 +148,13 @@ def database_totals(day: date) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------------------------------
 # Charts (matplotlib, rendered off-screen)
+#
+# A floor has hundreds of tables: one tick per table does not read.  The charts aggregate by pit and
+# game (one bar per pair, at most MAX_GROUPS, the rest summed as "other"), and the tables that need a
+# look are named in a "top flagged tables" chart of their own (at most TOP_TABLES).
+
+MAX_GROUPS = 30
+TOP_TABLES = 15
 
 
 def _png(fig: Any) -> bytes:
@@ -146,68 +166,153 @@ def _png(fig: Any) -> bytes:
     return buf.getvalue()
 
 
+def groups(data: ReportData) -> list[dict[str, Any]]:
+    """The day's tables summed by (pit, game): tables, rounds, handle, win, theoretical win, holds,
+    flagged holds, shuffle findings by rule, clean shoes, discrepancies and approvals; largest handle
+    first, past ``MAX_GROUPS`` summed into one "other" group."""
+    by: dict[tuple[str, str], dict[str, Any]] = {}
+    number_to_key: dict[int, tuple[str, str]] = {}
+    for t in data.tables:
+        key = (t["pit"], t["game"])
+        number_to_key[t["table"]] = key
+        g = by.setdefault(key, {"pit": t["pit"], "game": t["game"], "tables": 0, "rounds": 0, "handle": Decimal(0),
+                                "win": Decimal(0), "theo_win": Decimal(0), "flagged": 0, "clean_shoes": 0,
+                                "by_rule": {}, "discrepancies": 0, "approvals": 0})  # fmt: skip
+        g["tables"] += 1
+        h = t["hold"]
+        if h:
+            g["rounds"] += int(h["rounds"])
+            g["handle"] += _d(h["handle"])
+            g["win"] += _d(h["win"])
+            g["theo_win"] += _d(h["theo_win"])
+            g["flagged"] += 1 if h["flagged"] else 0
+        sh = t["shuffle"]
+        if sh:
+            g["clean_shoes"] += max(sh["shoes"] - sh["checked_card_by_card"], 0)
+            for rule, n in sh["by_rule"].items():
+                g["by_rule"][rule] = g["by_rule"].get(rule, 0) + n
+    # Discrepancies and approvals carry the table's number only; a number is unique within a pit, so
+    # they are placed through the tables of the day (a table with none of its own audit rows is "other").
+    for kind, items in (("discrepancies", data.discrepancies), ("approvals", data.approvals)):
+        for x in items:
+            found = number_to_key.get(x["table"])
+            if found is not None:
+                by[found][kind] += 1
+    out = sorted(by.values(), key=lambda g: (-g["handle"], g["pit"], g["game"]))
+    if len(out) > MAX_GROUPS:
+        rest = out[MAX_GROUPS - 1:]
+        other: dict[str, Any] = {"pit": "other", "game": f"{len(rest)} groups", "by_rule": {}}
+        for g in rest:
+            for k, v in g.items():
+                if isinstance(v, (int, Decimal)) and not isinstance(v, bool):
+                    other[k] = other.get(k, 0) + v
+            for rule, n in g["by_rule"].items():
+                other["by_rule"][rule] = other["by_rule"].get(rule, 0) + n
+        out = out[:MAX_GROUPS - 1] + [other]
+    for g in out:
+        g["hold_pct"] = float(g["win"] / g["handle"] * 100) if g["handle"] else None
+        g["theo_hold_pct"] = float(g["theo_win"] / g["handle"] * 100) if g["handle"] else None
+        g["label"] = f"{g['pit']} · {g['game']}"
+    return out
+
+
+def top_flagged(data: ReportData, n: int = TOP_TABLES) -> list[dict[str, Any]]:
+    """The tables that most need a look: flagged holds by |z|, then the most shuffle findings."""
+    scored = []
+    for t in data.tables:
+        h = t["hold"] or {}
+        findings = sum((t["shuffle"] or {}).get("by_rule", {}).values())
+        z = h.get("z")
+        if not h.get("flagged") and not findings:
+            continue
+        scored.append({"table": t["table"], "pit": t["pit"], "game": t["game"], "z": z,
+                       "flagged": bool(h.get("flagged")), "findings": findings,
+                       "label": f"T{t['table']} {t['pit']} · {t['game']}"})
+    scored.sort(key=lambda x: (not x["flagged"], -abs(x["z"] or 0.0), -x["findings"], x["table"]))
+    return scored[:n]
+
+
+SHUFFLE_RULES = (("shuffle.late", "#c33"), ("shuffle.early", "#e93"), ("shuffle.not-notified", "#cc4"),
+                 ("card.impossible", "#a2a"), ("shuffle.preferential-pattern", "#600"))
+
+
+def _height(n: int) -> float:
+    return min(max(2.2, 0.28 * n + 1.0), 11.0)
+
+
 def charts(data: ReportData) -> dict[str, bytes]:
-    """The four charts: hold vs theory with its band, shuffle compliance, discrepancies and approvals, pace."""
+    """The charts: hold against theory by pit and game, top flagged tables, shuffle compliance and
+    discrepancies by pit and game, and the spread of dealers' pace.  Each stays readable at hundreds of tables."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     out: dict[str, bytes] = {}
-    held = [t for t in data.tables if t["hold"] and int(t["hold"]["rounds"]) > 0]
-    fig, ax = plt.subplots(figsize=(8, 3.4))
+    gs = groups(data)
+    ys = list(range(len(gs)))[::-1]
+    labels = [g["label"] for g in gs]
+
+    fig, ax = plt.subplots(figsize=(8, _height(len(gs))))
+    held = [(y, g) for y, g in zip(ys, gs, strict=True) if g["hold_pct"] is not None]
     if held:
-        xs = range(len(held))
-        theo = [float(t["hold"]["theo_win"]) for t in held]
-        lo = [float(t["hold"]["band_low"]) for t in held]
-        hi = [float(t["hold"]["band_high"]) for t in held]
-        win = [float(t["hold"]["win"]) for t in held]
-        ax.errorbar(xs, theo, yerr=[[t - a for t, a in zip(theo, lo, strict=True)],
-                                    [b - t for t, b in zip(theo, hi, strict=True)]],
-                    fmt="_", color="#555", ecolor="#9ab", elinewidth=10, capsize=0, label="theory ± band")  # fmt: skip
-        ax.scatter(xs, win, color=["#c33" if t["hold"]["flagged"] else "#274" for t in held], zorder=3,
-                   label="actual win")  # fmt: skip
-        ax.set_xticks(list(xs), [f"T{t['table']}\n{t['game']}" for t in held], fontsize=7)
-        ax.axhline(0, color="#ccc", lw=0.8)
-        ax.legend(fontsize=7)
-    ax.set_title("Win against theory (band at the audit confidence)", fontsize=9)
+        ax.barh([y for y, _ in held], [g["hold_pct"] for _, g in held],
+                color=["#c33" if g["flagged"] else "#4a7" for _, g in held], label="actual hold %")
+        ax.scatter([g["theo_hold_pct"] for _, g in held], [y for y, _ in held], marker="|", s=200, color="#222",
+                   zorder=3, label="theoretical hold %")  # fmt: skip
+        ax.axvline(0, color="#aaa", lw=0.8)
+        ax.legend(fontsize=7, loc="lower right")
+    ax.set_yticks(ys, labels, fontsize=7)
+    ax.set_xlabel("hold % of handle (red: a table of the group is flagged)", fontsize=7)
+    ax.set_title("Hold against theory by pit and game", fontsize=9)
     out["hold"] = _png(fig)
 
-    fig, ax = plt.subplots(figsize=(8, 2.8))
-    rules = ("shuffle.late", "shuffle.early", "shuffle.not-notified", "card.impossible", "shuffle.preferential-pattern")
-    tabs = [t for t in data.tables if t["shuffle"]]
-    bottom = [0.0] * len(tabs)
-    ok = [max(t["shuffle"]["shoes"] - t["shuffle"]["checked_card_by_card"], 0) for t in tabs]
-    ax.bar(range(len(tabs)), ok, color="#7b9", label="shoes clean")
-    bottom = [float(v) for v in ok]
-    for rule, colour in zip(rules, ("#c33", "#e93", "#cc4", "#a2a", "#600"), strict=True):
-        vals = [float(t["shuffle"]["by_rule"].get(rule, 0)) for t in tabs]
+    top = top_flagged(data)
+    fig, ax = plt.subplots(figsize=(8, _height(len(top))))
+    if top:
+        ty = list(range(len(top)))[::-1]
+        ax.barh(ty, [t["z"] or 0.0 for t in top], color=["#c33" if t["flagged"] else "#e93" for t in top])
+        for y, t in zip(ty, top, strict=True):
+            ax.text(0, y, f"  {t['findings']} findings" if t["findings"] else "", va="center", fontsize=6)
+        ax.set_yticks(ty, [t["label"] for t in top], fontsize=7)
+        ax.axvline(0, color="#aaa", lw=0.8)
+    else:
+        ax.text(0.5, 0.5, "no table flagged", ha="center", va="center", transform=ax.transAxes)
+        ax.set_yticks([])
+    ax.set_xlabel("z of the day's win against theory (red: hold flagged; orange: shuffle findings only)", fontsize=7)
+    ax.set_title(f"Top flagged tables (at most {TOP_TABLES})", fontsize=9)
+    out["flagged"] = _png(fig)
+
+    fig, ax = plt.subplots(figsize=(8, _height(len(gs))))
+    left = [float(g["clean_shoes"]) for g in gs]
+    ax.barh(ys, left, color="#7b9", label="clean shoes")
+    for rule, colour in SHUFFLE_RULES:
+        vals = [float(g["by_rule"].get(rule, 0)) for g in gs]
         if any(vals):
-            ax.bar(range(len(tabs)), vals, bottom=bottom, color=colour, label=rule)
-            bottom = [a + b for a, b in zip(bottom, vals, strict=True)]
-    ax.set_xticks(range(len(tabs)), [f"T{t['table']}" for t in tabs], fontsize=7)
-    ax.legend(fontsize=6)
-    ax.set_title("Shuffle compliance: clean shoes and findings", fontsize=9)
+            ax.barh(ys, vals, left=left, color=colour, label=rule)
+            left = [a + b for a, b in zip(left, vals, strict=True)]
+    ax.set_yticks(ys, labels, fontsize=7)
+    ax.legend(fontsize=6, loc="lower right")
+    ax.set_title("Shuffle compliance by pit and game: clean shoes and findings", fontsize=9)
     out["shuffle"] = _png(fig)
 
-    fig, ax = plt.subplots(figsize=(8, 2.6))
-    numbers = sorted({t["table"] for t in data.tables})
-    disc = [sum(1 for d in data.discrepancies if d["table"] == n) for n in numbers]
-    appr = [sum(1 for a in data.approvals if a["table"] == n) for n in numbers]
-    xs = range(len(numbers))
-    ax.bar([x - 0.2 for x in xs], disc, width=0.4, color="#c33", label="discrepancies")
-    ax.bar([x + 0.2 for x in xs], appr, width=0.4, color="#36a", label="approvals")
-    ax.set_xticks(list(xs), [f"T{n}" for n in numbers], fontsize=7)
-    ax.legend(fontsize=7)
-    ax.set_title("Discrepancies and approvals", fontsize=9)
+    fig, ax = plt.subplots(figsize=(8, _height(len(gs))))
+    ax.barh([y + 0.2 for y in ys], [g["discrepancies"] for g in gs], height=0.4, color="#c33", label="discrepancies")
+    ax.barh([y - 0.2 for y in ys], [g["approvals"] for g in gs], height=0.4, color="#36a", label="approvals")
+    ax.set_yticks(ys, labels, fontsize=7)
+    ax.legend(fontsize=7, loc="lower right")
+    ax.set_title("Discrepancies and approvals by pit and game", fontsize=9)
     out["discrepancies"] = _png(fig)
 
-    fig, ax = plt.subplots(figsize=(8, min(max(2.6, 0.14 * len(data.pace)), 24)))
-    labels = [f"T{p['table']} {p['dealer']}" for p in data.pace]
-    ax.barh(range(len(labels)), [p["rounds_per_hour"] for p in data.pace], color="#68a")
-    ax.set_yticks(range(len(labels)), labels, fontsize=6)
+    fig, ax = plt.subplots(figsize=(8, 2.8))
+    pace = [float(p["rounds_per_hour"]) for p in data.pace if p.get("rounds_per_hour") is not None]
+    if pace:
+        ax.hist(pace, bins=min(30, max(5, len(pace) // 5)), color="#68a")
+        ax.axvline(sum(pace) / len(pace), color="#222", lw=1, label=f"mean {sum(pace) / len(pace):.1f}")
+        ax.legend(fontsize=7)
     ax.set_xlabel("rounds per hour", fontsize=7)
-    ax.set_title("Pace by table and dealer", fontsize=9)
+    ax.set_ylabel("dealer shifts at a table", fontsize=7)
+    ax.set_title(f"Pace: spread over {len(pace)} dealer shifts (each one in the CSV and the HTML)", fontsize=9)
     out["pace"] = _png(fig)
     return out
 
@@ -219,12 +324,30 @@ def charts(data: ReportData) -> dict[str, bytes]:
 def render_html(data: ReportData) -> str:
     """The report as one self-contained HTML page (charts inline as PNG data)."""
     images = {k: base64.b64encode(v).decode() for k, v in data.charts.items()}
-    return render_to_string("dashboard/report.html", {"r": data, "images": images})
+    return render_to_string("dashboard/report.html", {"r": data, "images": images, "groups": groups(data),
+                                                      "top": top_flagged(data)})
 
 
-CSV_FIELDS = ("section", "table", "game", "period", "rounds", "handle", "win", "hold_pct", "theo_win",
+CSV_FIELDS = ("section", "table", "pit", "game", "period", "rounds", "handle", "win", "hold_pct", "theo_win",
               "theo_hold_pct", "z", "band_low", "band_high", "drop", "win_to_drop_pct", "flagged", "rule",
               "severity", "round", "message")
+# Rounding of the CSV: money to the cent, percentages and z to two places (the stored figures keep
+# their precision; a spreadsheet wants what a person reads).
+CSV_MONEY = ("handle", "win", "theo_win", "band_low", "band_high", "drop")
+CSV_TWO_PLACES = ("hold_pct", "theo_hold_pct", "win_to_drop_pct", "z")
+CENT = Decimal("0.01")
+
+
+def _csv_value(name: str, value: Any) -> Any:
+    if value in (None, ""):
+        return ""
+    if name in CSV_MONEY or name in CSV_TWO_PLACES:
+        return str(_d(value).quantize(CENT))
+    return value
+
+
+def _csv_row(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: _csv_value(k, v) for k, v in row.items() if k in CSV_FIELDS}
 
 
 def render_csv(data: ReportData) -> str:
@@ -235,16 +358,19 @@ def render_csv(data: ReportData) -> str:
     for t in data.tables:
         for period, h in (("day", t["hold"]), ("month-to-date", t["mtd"])):
             if h:
-                w.writerow({"section": "hold", "table": t["table"], "game": t["game"], "period": period, **h,
-                            "message": h.get("reason", "")})  # fmt: skip
+                w.writerow(_csv_row({**h, "section": "hold", "pit": t["pit"], "table": t["table"], "game": t["game"],
+                                     "period": period, "message": h.get("reason", "")}))  # fmt: skip
     for f in data.findings:
-        w.writerow({"section": "finding", **f})
+        w.writerow(_csv_row({"section": "finding", **f}))
     for d in data.discrepancies:
-        w.writerow({"section": "discrepancy", "table": d["table"], "round": d["round"],
-                    "message": f"seat {d.get('seat')} {d.get('bet')}: paid {d.get('paid')}, due {d.get('due')}"})  # fmt: skip
+        w.writerow(_csv_row({"section": "discrepancy", "table": d["table"], "round": d["round"],
+                             "message": f"seat {d.get('seat')} {d.get('bet')}: paid {d.get('paid')}, due {d.get('due')}"}))  # fmt: skip
     for a in data.approvals:
-        w.writerow({"section": "approval", "table": a["table"], "round": a["round"], "rule": a["kind"],
-                    "message": f"{a['by']}: {a['reason']}"})  # fmt: skip
+        w.writerow(_csv_row({"section": "approval", "table": a["table"], "round": a["round"], "rule": a["kind"],
+                             "message": f"{a['by']}: {a['reason']}"}))  # fmt: skip
+    from tables.services.accounting import report_csv_rows
+
+    w.writerows(_csv_row(r) for r in report_csv_rows(data.accounting))
     return buf.getvalue()
 
 
@@ -252,65 +378,168 @@ def _pct(x: Any) -> str:
     return "—" if x is None else f"{float(x):.2f}%"
 
 
+def _money(x: Any) -> str:
+    return "—" if x in (None, "") else f"{_d(x).quantize(CENT):,}"
+
+
 PDF_ROWS = 300
 
 
-def render_pdf(data: ReportData) -> bytes:
-    """The report as PDF (reportlab): summary, charts, per-table hold, findings, discrepancies, approvals."""
+def _numbered_canvas(casino: str, day: date) -> Any:
+    """A reportlab canvas that prints the header and "page N of M" on every page (M known at the end)."""
+    from reportlab.lib.units import cm
+    from reportlab.pdfgen import canvas
+
+    class NumberedCanvas(canvas.Canvas):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._pages: list[dict[str, Any]] = []
+
+        def showPage(self) -> None:  # noqa: N802  (reportlab's name)
+            self._pages.append(dict(self.__dict__))
+            self._startPage()
+
+        def save(self) -> None:
+            total = len(self._pages)
+            for state in self._pages:
+                self.__dict__.update(state)
+                width, height = self._pagesize
+                self.setFont("Helvetica", 7.5)
+                self.setFillGray(0.35)
+                self.drawString(1.5 * cm, height - 1.0 * cm, f"{casino} — nightly audit report")
+                self.drawRightString(width - 1.5 * cm, height - 1.0 * cm, f"gaming day {day.isoformat()}")
+                self.drawString(1.5 * cm, 0.8 * cm, f"printed {timezone.localtime():%Y-%m-%d %H:%M}")
+                self.drawRightString(width - 1.5 * cm, 0.8 * cm, f"page {self._pageNumber} of {total}")
+                super().showPage()
+            super().save()
+
+    return NumberedCanvas
+
+
+def render_pdf(data: ReportData) -> bytes:  # noqa: C901  (one story, section after section)
+    """The report as print-grade PDF (reportlab): header with the casino and gaming day, page N of M,
+    summary, charts by pit and game, top flagged tables, hold, findings with wrapped text in set
+    column widths, discrepancies, approvals, and a sign-off block."""
     from reportlab.lib import colors
     from reportlab.lib.pagesizes import A4
-    from reportlab.lib.styles import getSampleStyleSheet
+    from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
     from reportlab.lib.units import cm
-    from reportlab.platypus import Image, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+    from reportlab.platypus import (
+        Image,
+        KeepTogether,
+        Paragraph,
+        SimpleDocTemplate,
+        Spacer,
+        Table,
+        TableStyle,
+    )
 
     styles = getSampleStyleSheet()
+    cell = ParagraphStyle("cell", parent=styles["BodyText"], fontSize=7, leading=8.5)
+    head = ParagraphStyle("head", parent=cell, fontName="Helvetica-Bold")
     buf = io.BytesIO()
-    doc = SimpleDocTemplate(buf, pagesize=A4, leftMargin=1.5 * cm, rightMargin=1.5 * cm, topMargin=1.5 * cm,
-                            bottomMargin=1.5 * cm, title=f"Audit report {data.day}")  # fmt: skip
-    story: list[Any] = [Paragraph(f"Nightly audit report — gaming day {data.day.isoformat()}", styles["Title"])]
-    t = data.totals
-    story.append(Paragraph(
-        f"{t['rounds']} rounds; handle {t['handle']}; win {t['win']} (hold {_pct(t['hold_pct'])}); theoretical win "
-        f"{t['theo_win']} ({_pct(t['theo_hold_pct'])}); {t['flagged_holds']} hold anomalies; {len(data.findings)} "
-        f"findings; {t['discrepancies']} discrepancies; {t['approvals']} approvals.", styles["Normal"]))
-    style = TableStyle([("FONTSIZE", (0, 0), (-1, -1), 7), ("GRID", (0, 0), (-1, -1), 0.25, colors.grey),
-                        ("BACKGROUND", (0, 0), (-1, 0), colors.lightgrey)])  # fmt: skip
+    casino = data.casino or "Casino"
+    doc = SimpleDocTemplate(buf, pagesize=A4, leftMargin=1.5 * cm, rightMargin=1.5 * cm, topMargin=1.6 * cm,
+                            bottomMargin=1.5 * cm, title=f"{casino} — audit report {data.day}",
+                            author="tables audit", subject=f"Nightly audit, gaming day {data.day}")  # fmt: skip
+    width = A4[0] - 3 * cm
 
-    def table(rows: list[list[Any]]) -> Any:
-        tb = Table(rows, repeatRows=1)
-        tb.setStyle(style)
+    def p(text: Any, style: Any = cell) -> Any:
+        from xml.sax.saxutils import escape
+
+        return Paragraph(escape("" if text is None else str(text)), style)
+
+    def table(header: list[str], rows: list[list[Any]], widths: list[float], numeric: tuple[int, ...] = ()) -> Any:
+        # Fractions of the page width; every cell a Paragraph, so long text wraps inside its column.
+        body = [[p(h, head) for h in header]] + [[c if hasattr(c, "wrap") else p(c) for c in r] for r in rows]
+        tb = Table(body, colWidths=[w * width for w in widths], repeatRows=1)
+        style = [("GRID", (0, 0), (-1, -1), 0.25, colors.grey), ("BACKGROUND", (0, 0), (-1, 0), colors.lightgrey),
+                 ("VALIGN", (0, 0), (-1, -1), "TOP"), ("TOPPADDING", (0, 0), (-1, -1), 1.5),
+                 ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+                 ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.Color(0.96, 0.96, 0.96)])]
+        tb.setStyle(TableStyle(style))
         return tb
 
-    for name, title in (("hold", "Hold against theory"), ("shuffle", "Shuffle compliance"),
-                        ("discrepancies", "Discrepancies and approvals"), ("pace", "Pace")):  # fmt: skip
+    t = data.totals
+    story: list[Any] = [
+        Paragraph(f"{casino}", styles["Title"]),
+        Paragraph(f"Nightly audit report — gaming day {data.day:%A %d %B %Y} ({data.day.isoformat()})", styles["Heading2"]),
+        table(["rounds", "handle", "win", "hold", "theoretical win", "theoretical hold", "hold anomalies", "findings",
+               "discrepancies", "approvals"],
+              [[t["rounds"], _money(t["handle"]), _money(t["win"]), _pct(t["hold_pct"]), _money(t["theo_win"]),
+                _pct(t["theo_hold_pct"]), t["flagged_holds"], len(data.findings), t["discrepancies"], t["approvals"]]],
+              [0.08, 0.12, 0.11, 0.08, 0.12, 0.1, 0.1, 0.09, 0.1, 0.1]),
+    ]
+    for name, title in (("hold", "Hold against theory by pit and game"), ("flagged", "Top flagged tables"),
+                        ("shuffle", "Shuffle compliance"), ("discrepancies", "Discrepancies and approvals"),
+                        ("pace", "Pace")):  # fmt: skip
         if name in data.charts:
-            story += [Spacer(1, 8), Paragraph(title, styles["Heading3"]),
-                      Image(io.BytesIO(data.charts[name]), width=17 * cm, height=6.5 * cm, kind="proportional")]
-    rows = [["table", "game", "rounds", "handle", "win", "hold", "theory", "z", "band", "drop", "verdict"]]
+            img = Image(io.BytesIO(data.charts[name]))
+            scale = min(width / img.imageWidth, 11 * cm / img.imageHeight)
+            img.drawWidth, img.drawHeight = img.imageWidth * scale, img.imageHeight * scale
+            story.append(KeepTogether([Spacer(1, 8), Paragraph(title, styles["Heading3"]), img]))
+
+    gs = groups(data)
+    if gs:
+        story += [Spacer(1, 8), Paragraph("Hold by pit and game", styles["Heading3"]), table(
+            ["pit", "game", "tables", "rounds", "handle", "win", "hold", "theory", "flagged"],
+            [[g["pit"], g["game"], g["tables"], g["rounds"], _money(g["handle"]), _money(g["win"]), _pct(g["hold_pct"]),
+              _pct(g["theo_hold_pct"]), g["flagged"]] for g in gs],
+            [0.16, 0.19, 0.07, 0.08, 0.13, 0.12, 0.09, 0.09, 0.07])]
+    rows = []
     for tb in data.tables:
         h = tb["hold"]
         if h:
             z = "—" if h["z"] is None else f"{h['z']:+.2f}"
-            rows.append([tb["table"], tb["game"], h["rounds"], h["handle"], h["win"], _pct(h["hold_pct"]),
-                         _pct(h["theo_hold_pct"]), z, f"{h['band_low']} … {h['band_high']}", h["drop"] or "—",
+            rows.append([tb["pit"], tb["table"], tb["game"], h["rounds"], _money(h["handle"]), _money(h["win"]),
+                         _pct(h["hold_pct"]), _pct(h["theo_hold_pct"]), z,
+                         f"{_money(h['band_low'])} … {_money(h['band_high'])}", _money(h["drop"]),
                          "FLAG" if h["flagged"] else "ok"])  # fmt: skip
-    story += [Spacer(1, 8), Paragraph("Hold by table (gaming day)", styles["Heading3"]), table(rows)]
-    def section(title: str, items: list[dict[str, Any]], head: list[str], row: Any) -> None:
+    if rows:
+        story += [Spacer(1, 8), Paragraph("Hold by table (gaming day)", styles["Heading3"]), table(
+            ["pit", "table", "game", "rounds", "handle", "win", "hold", "theory", "z", "band", "drop", "verdict"],
+            rows[:PDF_ROWS], [0.1, 0.05, 0.13, 0.06, 0.09, 0.08, 0.07, 0.07, 0.05, 0.15, 0.08, 0.07])]
+        if len(rows) > PDF_ROWS:
+            story.append(Paragraph(f"… and {len(rows) - PDF_ROWS} more tables (see the CSV).", styles["Italic"]))
+
+    def section(title: str, items: list[dict[str, Any]], header: list[str], widths: list[float], row: Any) -> None:
         # The PDF is for reading: past PDF_ROWS the rest is counted, and the CSV has every row.
         if not items:
+            story.extend([Spacer(1, 8), Paragraph(title, styles["Heading3"]), Paragraph("None.", styles["BodyText"])])
             return
-        rows = [head] + [row(x) for x in items[:PDF_ROWS]]
-        story.extend([Spacer(1, 8), Paragraph(title, styles["Heading3"]), table(rows)])
+        story.extend([Spacer(1, 8), Paragraph(f"{title} ({len(items)})", styles["Heading3"]),
+                      table(header, [row(x) for x in items[:PDF_ROWS]], widths)])
         if len(items) > PDF_ROWS:
             story.append(Paragraph(f"… and {len(items) - PDF_ROWS} more (see the CSV).", styles["Italic"]))
 
-    section("Findings", data.findings, ["table", "rule", "severity", "message"],
-            lambda f: [f["table"], f["rule"], f["severity"], Paragraph(f["message"], styles["BodyText"])])
+    section("Findings", data.findings, ["pit", "table", "round", "rule", "severity", "finding"],
+            [0.11, 0.06, 0.07, 0.2, 0.09, 0.47],
+            lambda f: [f.get("pit", ""), f["table"], f["round"] or "—", f["rule"], f["severity"], f["message"]])
     section("Discrepancies", data.discrepancies, ["table", "round", "seat", "bet", "paid", "due", "state"],
-            lambda d: [d["table"], d["round"], d.get("seat"), d.get("bet"), d.get("paid"), d.get("due"), d["state"]])
+            [0.1, 0.1, 0.08, 0.22, 0.15, 0.15, 0.2],
+            lambda d: [d["table"], d["round"], d.get("seat"), d.get("bet"), _money(d.get("paid")), _money(d.get("due")),
+                       d["state"]])
     section("Approvals", data.approvals, ["table", "round", "kind", "by", "at", "reason"],
-            lambda a: [a["table"], a["round"], a["kind"], a["by"], a["at"], a["reason"][:60]])
-    doc.build(story)
+            [0.08, 0.08, 0.14, 0.14, 0.08, 0.48],
+            lambda a: [a["table"], a["round"], a["kind"], a["by"], a["at"], a["reason"]])
+
+    sign = [["", "name", "signature", "date"],
+            ["Prepared by (auditor)", "", "", ""],
+            ["Reviewed by (compliance)", "", "", ""],
+            ["Accepted by (casino manager)", "", "", ""]]
+    sign_table = Table(sign, colWidths=[0.3 * width, 0.25 * width, 0.3 * width, 0.15 * width],
+                       rowHeights=[0.6 * cm] + [1.2 * cm] * 3)
+    sign_table.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.5, colors.black), ("FONTSIZE", (0, 0), (-1, -1), 8),
+                                    ("BACKGROUND", (0, 0), (-1, 0), colors.lightgrey),
+                                    ("VALIGN", (0, 0), (-1, -1), "MIDDLE")]))
+    story.append(KeepTogether([Spacer(1, 14), Paragraph("Sign-off", styles["Heading3"]), Paragraph(
+        f"We have reviewed this report of gaming day {data.day.isoformat()} at {casino}, its findings and the "
+        "actions taken on them.", styles["BodyText"]), Spacer(1, 6), sign_table]))
+    from tables.services.accounting import report_pdf_story
+
+    story += report_pdf_story(data.accounting, styles,
+                              lambda rows: table(rows[0], rows[1:], [1 / len(rows[0])] * len(rows[0])))
+    doc.build(story, canvasmaker=_numbered_canvas(casino, data.day))
     return buf.getvalue()
 
 
@@ -369,3 +598,38 @@ def send_report(report: AuditReport, recipients: list[str]) -> None:
     msg.send()
     AuditReport.objects.filter(pk=report.pk).update(emailed_to=", ".join(recipients))
     report.emailed_to = ", ".join(recipients)
+
+
+# ---------------------------------------------------------------------------------------------
+# An audit run asked for from the reports page
+
+
+RUN_STALE_AFTER = timedelta(minutes=15)  # a run this old without its report lost its worker: allow another
+
+
+def request_audit_run(day: date, *, actor: Any) -> AuditReport:
+    """An auditor asks for the audit of ``day``: the report row marked queued, an audit event; the caller enqueues.
+
+    Refused while a run of that day is under way (started less than ``RUN_STALE_AFTER`` ago), and for a
+    gaming day not started yet.
+    """
+    from tables import services
+    from tables.access import AUDITOR_ROLE, roles_of
+    from tables.services.audits import gaming_day_of
+
+    if not (actor.is_superuser or AUDITOR_ROLE in roles_of(actor)):
+        raise PermissionDenied("running the audit is for auditors")
+    if day > gaming_day_of(timezone.now()):
+        raise InvalidInput(f"the gaming day {day.isoformat()} has not started yet", field="day")
+    with transaction.atomic():
+        report = AuditReport.objects.select_for_update().filter(gaming_day=day).first()
+        started = report.run_started_at if report is not None else None
+        if (report is not None and report.status == ReportStatus.RUNNING and started is not None
+                and timezone.now() - started < RUN_STALE_AFTER):
+            raise Conflict(f"the audit of {day.isoformat()} is already running (started "
+                                    f"{timezone.localtime(started):%H:%M})")
+        report, _ = AuditReport.objects.update_or_create(gaming_day=day, defaults={
+            "status": ReportStatus.RUNNING, "error": "", "run": "", "run_started_at": timezone.now(),
+            "expected_tables": [], "joined_at": None})  # fmt: skip
+        services.audit(actor=actor, action="audit.run_requested", payload={"day": day.isoformat()})
+    return report

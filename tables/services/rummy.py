@@ -24,12 +24,14 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from tables.access import check_right
 from tables.engine import rummy
 from tables.engine.cards import Card, parse_card
 from tables.engine.errors import InvalidInput, RuleViolation
 from tables.engine.rulesets import ContractRummyRules, rules_from_params
+from tables.errors import Conflict
 from tables.models import GameState, RummyAction, RummyDeal, RummyGame, Table
-from tables.services import Conflict, _lock_table, audit, check_right, required_reason
+from tables.services.common import _lock_table, audit, required_reason
 
 GAME = "contract-rummy"
 ACTIONS = ("take_discard", "decline_discard", "claim_discard", "pass_claim", "draw_stock", "reshuffle_discards",

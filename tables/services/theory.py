@@ -27,6 +27,7 @@ from django.utils import timezone
 
 from tables import conf
 from tables.engine.errors import InvalidInput
+from tables.engine.games import house_games, simulated_games
 from tables.engine.rulesets import BlackjackRules, Finnish27Rules, ShoeRules, rules_from_params
 from tables.models import PayTable, RuleSet, TheoryResult, TheoryStatus, VersionStatus
 
@@ -38,8 +39,8 @@ DEFAULT_STRATEGY = "improved"
 # running task touches it about every second); the next request queues it again.
 STALE_AFTER = timedelta(minutes=10)
 EXACT_CACHE_SECONDS = 7 * 24 * 3600  # keyed by content: an entry never goes wrong, only old
-SIMULATED_GAMES = ("finnish-27",)
-HOUSE_GAMES = ("finnish-27", "unlimited-blackjack", "mini-blackjack")
+SIMULATED_GAMES = simulated_games()
+HOUSE_GAMES = house_games()
 
 
 def simulation_rounds() -> int:

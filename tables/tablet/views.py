@@ -17,7 +17,8 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse_lazy
 from django.views.decorators.csrf import ensure_csrf_cookie
 
-from tables import selectors, services
+from tables import selectors
+from tables.access import DEALER_ROLE, is_pit_boss, roles_of
 from tables.engine.games import game as game_spec
 from tables.engine.games import live_games
 from tables.models import Table
@@ -37,8 +38,8 @@ class TabletLoginView(auth_views.LoginView):
 
 
 def _context(request: HttpRequest) -> dict[str, Any]:
-    roles = services.roles_of(request.user)
-    return {"roles": sorted(roles), "is_pit_boss": services.is_pit_boss(request.user)}
+    roles = roles_of(request.user)
+    return {"roles": sorted(roles), "is_pit_boss": is_pit_boss(request.user)}
 
 
 @login_required(login_url=LOGIN_URL)
@@ -64,5 +65,8 @@ def tablet_table(request: HttpRequest, pk: int) -> HttpResponse:
         "table": table, "live": table.game.slug in LIVE_GAMES, "seats": selectors.seat_count(table),
         # What the tablet offers for this game comes from the registry; the page checks no game slugs.
         "capabilities": " ".join(sorted(game_spec(table.game.slug).capabilities)),
+        "rated": game_spec(table.game.slug).house_banked,  # players are rated where the house banks the game
+        "may_deal": DEALER_ROLE in roles_of(request.user),
+        "players_per_round": game_spec(table.game.slug).players_per_round,
         "username": request.user.get_username(), **_context(request),
     })  # fmt: skip

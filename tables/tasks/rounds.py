@@ -29,13 +29,14 @@ def settle_interrupted_round(round_id: int) -> dict[str, Any]:
 @shared_task(name="tables.settle_interrupted_rounds", acks_late=True, soft_time_limit=300, time_limit=360, **RETRY)
 def settle_interrupted_rounds() -> dict[str, Any]:
     """Find overdue interrupted Mini Blackjack rounds and settle each (one small transaction per round)."""
+    from tables.engine.games import GAMES
     from tables.models import Round, RoundState
     from tables.services import round_settle_interrupted
 
     # The shortest rule a Mini Blackjack rule set may have is 1 hour: pick candidates paused that long,
     # the service checks each round's own rule set.
     candidates = Round.objects.filter(
-        game="mini-blackjack", state=RoundState.PAUSED, paused_at__lte=timezone.now() - timedelta(hours=1)
+        game__in=[g.slug for g in GAMES.values() if g.settles_after_interruption], state=RoundState.PAUSED, paused_at__lte=timezone.now() - timedelta(hours=1)
     ).values_list("pk", flat=True)
     outcomes: dict[str, int] = {}
     for pk in candidates:

@@ -33,3 +33,34 @@ def _empty_cache() -> None:
     from django.core.cache import cache
 
     cache.clear()
+
+
+@pytest.fixture
+def asgi_server(transactional_db: None) -> Any:
+    """The ASGI application (what production serves with uvicorn) on a free port, in this process.
+
+    The push channel streams server-sent events, which the WSGI ``live_server`` cannot; in one process
+    an event published by a service called in the test reaches the stream (in-process delivery)."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+    from django.core.asgi import get_asgi_application
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(ASGIStaticFilesHandler(get_asgi_application()), log_level="warning",
+                                           lifespan="off", timeout_graceful_shutdown=1))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    for _ in range(100):
+        if server.started:
+            break
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=5)
+    sock.close()

@@ -53,7 +53,7 @@ def test_a_truncated_jpeg_is_an_error_or_an_empty_result(tmp_path):
 
 def test_greyscale_and_16_bit_images_are_read():
     rng = np.random.default_rng(0)
-    from vision.synth import shoe_image
+    from vision.tools.synth import shoe_image
 
     img, label = shoe_image("KD", rng)
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
@@ -69,7 +69,7 @@ def test_a_huge_image_is_refused():
 
 
 def test_the_cli_prints_one_json_line_per_image_and_an_error_for_a_bad_file(tmp_path):
-    from vision.synth import shoe_image
+    from vision.tools.synth import shoe_image
 
     img, _ = shoe_image("7C", np.random.default_rng(1))
     good = tmp_path / "good.jpg"

@@ -17,7 +17,7 @@ import pytest
 
 from vision import recognize
 from vision.profile import FORMAT, cached_profile, enroll, load_profile, resolve
-from vision.synth import design_style, generate, render_card
+from vision.tools.synth import design_style, generate, render_card
 
 DESIGN, COURT = 7, "VDR"
 COURTS = [r + s for s in "SHDC" for r in "JQK"]

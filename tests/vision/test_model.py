@@ -1,6 +1,7 @@
 import numpy as np
 
-from vision.model import CLASSES, Mlp, averaged, load_model
+from vision.model import CLASSES, Mlp, load_model
+from vision.tools.train import averaged
 
 
 def _logits(m: Mlp, x: np.ndarray) -> np.ndarray:
@@ -25,7 +26,7 @@ def test_the_ensemble_gives_the_mean_of_its_members_probabilities():
 
 
 def test_training_makes_a_classifier_of_every_class(tmp_path):
-    from vision.train import train
+    from vision.tools.train import train
 
     out = train(tmp_path / "m.npz", per_class=6, epochs=1, seeds=(1, 2), log=lambda *a: None)
     model = load_model(out)
@@ -41,7 +42,7 @@ def test_every_suit_font_draws_each_suit_at_its_own_code_point():
     import cv2
     import pytest
 
-    from vision.glyphs import SUIT_CHARS, suit_font_files, text_mask
+    from vision.tools.glyphs import SUIT_CHARS, suit_font_files, text_mask
 
     fonts = suit_font_files()
     if len(fonts) < 5:
@@ -58,7 +59,7 @@ def test_no_index_font_draws_its_glyphs_in_boxes():
     """A keyboard font (Linux Biolinum Keyboard) draws each character as a keycap: a box around the
     letter, which no card prints as an index.  An "A" of an index font has ink at its left edge only
     at its foot; a keycap's box runs down the whole edge."""
-    from vision.glyphs import font_files, text_mask
+    from vision.tools.glyphs import font_files, text_mask
 
     boxed = [f for f in font_files() if (text_mask("A", f, 48)[:, :2] > 127).any(axis=1).mean() > 0.5]
     assert not boxed

@@ -11,7 +11,7 @@ from vision.index_reader import CornerRead
 from vision.model import load_model
 from vision.pips import pip_suit_weights, with_pip_suit
 from vision.read import _px_scale, read_corner_at
-from vision.synth import _background, _warp_card, card_quad, random_style, render_card
+from vision.tools.synth import _background, _warp_card, card_quad, random_style, render_card
 
 CODES = [r + s for s in "CSHD" for r in "4579T"]
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from vision import recognize
-from vision.synth import CODES, random_style, shoe_image
+from vision.tools.synth import CODES, random_style, shoe_image
 
 
 def _read_all(finnish: bool, seed: int):

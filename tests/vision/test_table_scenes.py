@@ -11,7 +11,7 @@ from vision.features import glyph_features
 from vision.index_reader import RANKS, SUITS, read_corner
 from vision.model import load_model
 from vision.scene import _merge
-from vision.synth import random_style, render_card, table_image
+from vision.tools.synth import random_style, render_card, table_image
 
 
 def _scores(seed: int, scenes: int, height: int = 720) -> tuple[int, int, int, int]:
@@ -144,8 +144,8 @@ def test_a_card_joined_to_a_light_table_marking_is_still_read():
 
 
 def test_two_pips_are_one_shape_twice_and_a_rank_over_its_suit_is_not():
-    from vision.glyphs import drawn_suit, font_files, text_mask
     from vision.index_reader import _same_shape
+    from vision.tools.glyphs import drawn_suit, font_files, text_mask
 
     rng = np.random.default_rng(0)
     spade = drawn_suit("S", 64, rng)
@@ -160,7 +160,7 @@ def test_two_pips_are_one_shape_twice_and_a_rank_over_its_suit_is_not():
 def test_a_long_row_of_touching_cards_is_a_scene_not_a_shoe_scan():
     # Nine cards spread in a row cover over 12 % of the picture in one white region; that region is
     # no card's shape, so it is a table scene and its cards are read one by one.
-    from vision.synth import _background, _warp_card, card_quad
+    from vision.tools.synth import _background, _warp_card, card_quad
 
     rng = np.random.default_rng(3)
     style = random_style(rng, finnish=False)
@@ -223,7 +223,7 @@ def test_finnish_two_digit_ranks_are_not_read_as_aces():
     # Finnish indices print ten, Jack, Queen and King as 10, 11, 12 and 13; the second digit alone is
     # a "1" (the Finnish ace) or a "0", and must not be taken for a rank of its own.  Hands of two,
     # the two-digit card on top, turned up to 60 degrees.  (Before the fix: 3 false aces.)
-    from vision.synth import _background, _warp_card, card_quad
+    from vision.tools.synth import _background, _warp_card, card_quad
 
     extra_aces = 0
     for seed in range(10):
@@ -245,7 +245,7 @@ def test_finnish_two_digit_ranks_are_not_read_as_aces():
 
 def _pale_rank_over_dark_suit(rank: str, suit: str, font: str, rng: np.random.Generator) -> np.ndarray:
     """An index corner: a pale grey rank run into a dark red suit drawn just below it, blurred."""
-    from vision.glyphs import drawn_suit, text_mask
+    from vision.tools.glyphs import drawn_suit, text_mask
 
     corner = np.full((96, 54, 3), 235, np.uint8)
     rm, sm = text_mask(rank, font, 26), drawn_suit(suit, 18, rng)
@@ -256,7 +256,7 @@ def _pale_rank_over_dark_suit(rank: str, suit: str, font: str, rng: np.random.Ge
 
 
 def test_a_pale_rank_run_into_its_dark_suit_is_parted_from_it():
-    from vision.glyphs import font_files
+    from vision.tools.glyphs import font_files
 
     fonts = font_files()
     rng = np.random.default_rng(0)
@@ -275,7 +275,7 @@ def test_a_joker_without_an_index_on_top_of_a_hand_is_found():
     # index accounts for, and its corners are blank.
     from dataclasses import replace
 
-    from vision.synth import _background, _warp_card, card_quad
+    from vision.tools.synth import _background, _warp_card, card_quad
 
     found = 0
     for seed in range(4):
@@ -339,7 +339,7 @@ def test_a_joker_column_parted_only_by_the_darker_cut_wins_over_unsure_rank_read
 def test_small_cards_lying_alone_are_found():
     # Cards 90 px tall in 1280 x 720 (the scenes span 85-210 px) each cover under 1% of the
     # picture: less than a shoe scan's card, and still a scene's cards.
-    from vision.synth import _background, _warp_card, card_quad
+    from vision.tools.synth import _background, _warp_card, card_quad
 
     found = total = 0
     for seed in range(4):
@@ -357,7 +357,7 @@ def test_small_cards_lying_alone_are_found():
 
 
 def test_a_broken_line_or_a_chip_under_an_index_is_no_joker_column():
-    from vision.glyphs import drawn_suit, font_files, text_mask
+    from vision.tools.glyphs import drawn_suit, font_files, text_mask
 
     model = load_model()
     # The dashes of a court card's thin frame, broken by blur and noise, run down the corner.
@@ -386,7 +386,7 @@ def test_small_cards_in_hands_only_are_read_at_a_card_size_that_fits_them():
 
     from vision.cards import card_mask
     from vision.scene import _card_height
-    from vision.synth import _background, _warp_card, card_quad
+    from vision.tools.synth import _background, _warp_card, card_quad
 
     found = total = 0
     for seed in range(3):

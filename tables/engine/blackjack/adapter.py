@@ -104,5 +104,9 @@ def pause(state: bl.BlackjackRound, reason: str, at: datetime) -> None:
     bl.pause(state, reason, at)
 
 
+def resume(state: bl.BlackjackRound) -> None:
+    bl.resume(state)
+
+
 def stand_interrupted(state: bl.BlackjackRound, now: datetime) -> list[DecisionMade]:
     return bl.stand_interrupted(state, now)

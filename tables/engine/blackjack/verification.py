@@ -7,6 +7,7 @@ from typing import Any
 
 from ..cards import Card, parse_card
 from ..errors import InvalidCard, InvalidInput
+from ..games import games_of_engine
 from ..money import fmt, parse_amount
 from ..paytable import PayTable
 from ..rulesets import PUBLISHED_RULES, BlackjackRules, rules_from_params
@@ -24,7 +25,7 @@ from .outcome import (
     check_hands,
 )
 
-BLACKJACK_GAMES = ("unlimited-blackjack", "mini-blackjack")
+BLACKJACK_GAMES = games_of_engine("blackjack")
 
 
 def rules_of(request: dict[str, Any], game: str) -> BlackjackRules:

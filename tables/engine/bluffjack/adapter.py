@@ -110,6 +110,10 @@ def pause(state: Any, reason: str, at: datetime) -> None:
     """Nothing in the Bluffjack rules depends on how long a round was interrupted."""
 
 
+def resume(state: Any) -> None:
+    """Nothing to restore: the hand goes on where it stopped."""
+
+
 def stand_interrupted(state: Any, now: datetime) -> list[DecisionMade]:
     raise RuleViolation("live.no-automatic-settlement",
                         "Bluffjack rounds are not settled automatically after an interruption: resume or cancel")

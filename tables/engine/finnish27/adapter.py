@@ -71,6 +71,10 @@ def pause(state: Any, reason: str, at: datetime) -> None:
     """Nothing in the Finnish 27 rules depends on how long a round was interrupted."""
 
 
+def resume(state: Any) -> None:
+    """Nothing to restore: the round goes on where it stopped."""
+
+
 def stand_interrupted(state: Any, now: datetime) -> list[DecisionMade]:
     raise RuleViolation("live.no-automatic-settlement",
                         "Finnish 27 rounds are not settled automatically after an interruption: resume or cancel")

@@ -11,14 +11,28 @@ from __future__ import annotations
 import json
 import sys
 import time
-from typing import Any
+from typing import Any, TypeVar
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tables.engine.errors import InvalidInput
+from tables.engine.games import SLUGS, games_of_engine
+from tables.engine.rulesets import BlackjackRules, Finnish27Rules, ShoeRules
 
-GAMES = ("finnish-27", "unlimited-blackjack", "mini-blackjack", "bluffjack", "contract-rummy")
-BLACKJACK = ("unlimited-blackjack", "mini-blackjack")
+GAMES = SLUGS
+BLACKJACK = games_of_engine("blackjack")
+R = TypeVar("R", bound=ShoeRules)
+
+
+def _rules_of(game: str, kind: type[R], params: dict[str, Any] | None = None) -> R:
+    """The game's published rules (``params`` over them) as the ``kind`` of rules the math takes;
+    a CommandError naming the game when its rules are of another kind."""
+    from tables.analysis import resolve_rules
+
+    rules = resolve_rules(game, params)
+    if not isinstance(rules, kind):
+        raise CommandError(f"{game} has {type(rules).__name__}, not {kind.__name__}: no such analysis")
+    return rules
 
 
 class ProgressBar:
@@ -133,7 +147,7 @@ class Command(BaseCommand):
             from tables.analysis.blackjack import house_edge
 
             odds = table["main/blackjack"].odds
-            he = house_edge(replace(rules, decks=decks), blackjack_pays=float(odds or 1.5))  # type: ignore[type-var]
+            he = house_edge(replace(_rules_of(game, BlackjackRules), decks=decks), blackjack_pays=float(odds or 1.5))
             res = {"game": game, "bet": "main", "decks": decks, "rtp": he.rtp, "house_edge": he.house_edge,
                    "outcomes": {"main/blackjack": {"probability": he.blackjack_win_probability,
                                                    "pays": float(odds or 1.5)}},
@@ -141,7 +155,7 @@ class Command(BaseCommand):
         elif game == "finnish-27":
             from tables.analysis.finnish27 import exact_bonus_return
 
-            res = exact_bonus_return(rules, table, bet, decks=decks)  # type: ignore[arg-type]
+            res = exact_bonus_return(_rules_of(game, Finnish27Rules), table, bet, decks=decks)
         else:
             raise CommandError(f"no exact RTP for bet {bet!r} of {game}")
         res["seconds"] = time.perf_counter() - t0
@@ -176,17 +190,16 @@ class Command(BaseCommand):
     def _strategy(self, o: dict[str, Any]) -> dict[str, Any]:
         from dataclasses import replace
 
-        from tables.analysis import resolve_rules
         from tables.analysis.blackjack import compute_strategy, house_edge, strategy_chart, up_label
 
-        rules = resolve_rules(o["game"], {"dealer_hits_soft_17": True} if o["hit_soft_17"] else None)
+        rules = _rules_of(o["game"], BlackjackRules, {"dealer_hits_soft_17": True} if o["hit_soft_17"] else None)
         decks: int | None = rules.decks
         if o["decks"] is not None:
             decks = None if o["decks"] in ("inf", "infinite", "0") else int(o["decks"])
             if decks is not None:
                 rules = replace(rules, decks=decks)
-        strat = compute_strategy(rules, decks)  # type: ignore[arg-type]
-        he = house_edge(rules, decks, strat)  # type: ignore[arg-type]
+        strat = compute_strategy(rules, decks)
+        he = house_edge(rules, decks, strat)
         chart = strategy_chart(strat)
         ev = {up_label(u): rows for u, rows in strat.ev.items()}
         res = {"game": o["game"], "decks": decks, "chart": chart, "house_edge": he.house_edge, "rtp": he.rtp,
@@ -205,20 +218,18 @@ class Command(BaseCommand):
                 lines.append(f"{row:>6} " + " ".join(f"{cells[u]:>4}" for u in ups))
         lines.append("S stand, H hit, D/H double else hit, D/S double else stand, R/x surrender else x, P split")
         if o["ev"]:
-            for up, rows in ev.items():
+            for up, ev_rows in ev.items():
                 lines.append(f"-- EV against {up}")
-                for row, opts in rows.items():
+                for row, opts in ev_rows.items():
                     lines.append(f"{row:>9} " + " ".join(f"{k}:{v:+.4f}" for k, v in opts.items()))
         return {"_text": "\n".join(lines)}
 
     def _house_edge(self, o: dict[str, Any]) -> dict[str, Any]:
-        from tables.analysis import resolve_rules
-
         game = o["game"]
         if game in BLACKJACK:
             from tables.analysis.blackjack import house_edge
 
-            he = house_edge(resolve_rules(game, None))  # type: ignore[arg-type]
+            he = house_edge(_rules_of(game, BlackjackRules))
             res: dict[str, Any] = {"game": game, "house_edge": he.house_edge, "rtp": he.rtp, "ci95": None,
                                    "rounds": None, "method": he.method,
                                    "bonus": {"main/blackjack": he.blackjack_win_probability * 1.5},
@@ -227,7 +238,7 @@ class Command(BaseCommand):
             from tables.analysis.finnish27 import simulate
 
             bar = ProgressBar(f"finnish-27 {o['strategy']}")
-            res = simulate(resolve_rules(game, None), rounds=o["rounds"], strategy=o["strategy"],  # type: ignore[arg-type]
+            res = simulate(_rules_of(game, Finnish27Rules), rounds=o["rounds"], strategy=o["strategy"],
                            seed=o["seed"], threads=o["threads"],
                            pay_table_json=self._pay_table(o["pay_table"]), progress=bar)
         else:

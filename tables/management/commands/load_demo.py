@@ -6,9 +6,12 @@ one pit "Main pit" and one open table per game, and one user per role:
     user      password         role
     admin     admin-demo-1     superuser
     manager   manager-demo-1   games manager
+    manager2  manager2-demo-1  games manager (the second person a publish waits for)
     pitboss   pitboss-demo-1   pit boss
     dealer    dealer-demo-1    dealer
     auditor   auditor-demo-1   auditor
+    cashier   cashier-demo-1   cage cashier
+    counter   counter-demo-1   count team
 
 The passwords are for a demo on one's own machine only; existing users keep their password unless
 ``--reset-passwords`` is given.
@@ -26,7 +29,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 from django.utils import timezone
 
-from tables.access import AUDITOR, DEALER, GAMES_MANAGER, PIT_BOSS
+from tables.access import AUDITOR, CAGE_CASHIER, COUNT_TEAM, DEALER, GAMES_MANAGER, PIT_BOSS
 from tables.models import Casino, Game, PayTable, Pit, RuleSet, Table, TableStatus, VersionStatus
 from tables.services.seed import SEED_NAME
 
@@ -37,9 +40,12 @@ PIT = "Main pit"
 DEMO_USERS: tuple[tuple[str, str, str | None, bool], ...] = (
     ("admin", "admin-demo-1", None, True),
     ("manager", "manager-demo-1", GAMES_MANAGER, True),
+    ("manager2", "manager2-demo-1", GAMES_MANAGER, True),  # maker-checker: a publish waits for a second one
     ("pitboss", "pitboss-demo-1", PIT_BOSS, True),
     ("dealer", "dealer-demo-1", DEALER, False),
     ("auditor", "auditor-demo-1", AUDITOR, True),
+    ("cashier", "cashier-demo-1", CAGE_CASHIER, True),
+    ("counter", "counter-demo-1", COUNT_TEAM, True),
 )
 
 # Table number and limits per game: house-banked games at everyday limits; the pot and scoring games

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from decimal import Decimal
 from typing import Any
 
@@ -16,6 +15,7 @@ from django.urls import reverse
 from tables.engine.paytable import PUBLISHED
 from tables.models import Casino, Game, PayTable, Pit, RuleSet, Table, VersionStatus
 from tests.factories import PASSWORD, PayTableFactory, RuleSetFactory, TableFactory, game, published
+from tests.tables.admin.forms import form_data
 
 pytestmark = pytest.mark.django_db
 
@@ -82,14 +82,14 @@ def test_a_published_pay_table_shows_its_lines_read_only(games_manager) -> None:
     assert 'name="lines-0-odds"' not in page
 
 
-def test_an_invalid_parameter_is_shown_naming_the_parameter(games_manager) -> None:
+def test_an_invalid_parameter_is_shown_on_its_field_in_words(games_manager) -> None:
     draft = RuleSetFactory(game=game("finnish-27"))
-    response = _client(games_manager).post(
-        _url(RuleSet, "change", draft.pk),
-        {"name": draft.name, "params": json.dumps({"decks": 0}), "notes": ""},
-    )
+    client = _client(games_manager)
+    form = client.get(_url(RuleSet, "change", draft.pk)).context["adminform"].form
+    response = client.post(_url(RuleSet, "change", draft.pk), form_data(form, decks=0))
     assert response.status_code == 200
-    assert "decks: must be a whole number from 1 to 16, got 0" in response.content.decode()
+    errors = response.context["adminform"].form.errors
+    assert errors["decks"] == ["Decks in the shoe: must be a whole number from 1 to 16, got 0"]
 
 
 def _pay_table_post(game_obj: Game, lines: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
@@ -174,7 +174,8 @@ def test_the_table_form_offers_published_versions_only(games_manager) -> None:
     assert choices
 
 
-def test_the_games_manager_publishes_with_the_changelist_action(games_manager) -> None:
+def test_the_games_manager_publishes_with_the_changelist_action(games_manager, settings) -> None:
+    settings.PUBLISH_NEEDS_SECOND_APPROVAL = False  # the maker-checker: tests/tables/admin/test_publishing.py
     draft = RuleSetFactory()
     response = _client(games_manager).post(
         _url(RuleSet, "changelist"), {"action": "publish_selected", "_selected_action": [draft.pk]}
@@ -253,7 +254,8 @@ def test_a_new_rule_set_starts_from_the_games_published_values(games_manager) ->
     page = client.get(_url(RuleSet, "add"))
     assert b"?game=" in page.content  # links to start from each game
     form = client.get(_url(RuleSet, "add") + f"?game={game('mini-blackjack').pk}").context["adminform"].form
-    assert form.initial["params"]["shuffle_at"] == 60
+    assert form["shuffle_at"].value() == 60 and form["shuffle_rule"].value() == "cards_dealt"
+    assert form["single_player"].value() is True
 
 
 def test_the_pit_boss_opens_a_table_but_cannot_change_its_limits_or_rules(pit_boss) -> None:

@@ -20,6 +20,7 @@ from simple_history.admin import SimpleHistoryAdmin
 
 from tables.models import Game, PayTable, RuleSet, VersionStatus
 from tests.factories import PASSWORD, RuleSetFactory
+from tests.tables.admin.forms import form_data
 
 pytestmark = pytest.mark.django_db
 
@@ -117,7 +118,7 @@ def test_the_games_manager_still_reverts_a_draft(games_manager) -> None:
     page = client.get(url)
     assert b'value="Revert"' in page.content
     form = page.context["adminform"].form
-    response = client.post(url, {"name": form["name"].value(), "params": "{}", "notes": ""})
+    response = client.post(url, form_data(form))
     assert response.status_code == 302
     draft.refresh_from_db()
     assert draft.name == "First name"

@@ -53,7 +53,7 @@ def ok(response: Any, status: int = 200) -> dict[str, Any]:
 def _confident_scan(code: str) -> bytes | None:
     """A generated JPEG scan of ``code`` that the shipped reader reads as exactly that card, confidently."""
     from vision import recognize
-    from vision.synth import shoe_image
+    from vision.tools.synth import shoe_image
 
     for seed in range(12):
         img, _ = shoe_image(code, np.random.default_rng(1000 * seed + sum(map(ord, code))))

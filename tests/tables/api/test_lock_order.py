@@ -68,14 +68,14 @@ def test_ending_a_game_while_its_next_hand_opens_is_a_conflict_not_a_deadlock(
     game_id, token = bluffjack_after_a_hand
     # Widen the race window: whoever locks the table holds it a moment before going on (before the
     # fix the next hand then asked for the game the end had already locked while waiting for the table).
-    original = services._lock_table
+    original = services.bluffjack._lock_table
 
     def slow_lock_table(table: Any) -> Any:
         locked = original(table)
         time.sleep(0.4)
         return locked
 
-    monkeypatch.setattr(services, "_lock_table", slow_lock_table)
+    monkeypatch.setattr(services.bluffjack, "_lock_table", slow_lock_table)
     codes = _race(live_server.url, token, game_id, stagger=0.15)
     assert codes == {"hand": 201, "end": 409}, codes
     game = BluffjackGame.objects.get(pk=game_id)
@@ -106,14 +106,14 @@ def test_opening_two_tables_at_once_for_one_dealer_leaves_one_session_not_a_500(
 
     _instance, token = AuthToken.objects.create(user=pit_boss)
     first, second = demo_casino.tables["finnish-27"], demo_casino.tables["mini-blackjack"]
-    original = services._lock_table
+    original = services.tables._lock_table
 
     def slow_lock_table(table: Any) -> Any:  # both requests hold their table before either goes on
         locked = original(table)
         time.sleep(0.4)
         return locked
 
-    monkeypatch.setattr(services, "_lock_table", slow_lock_table)
+    monkeypatch.setattr(services.tables, "_lock_table", slow_lock_table)
     codes: dict[int, int] = {}
 
     def post(table_id: int) -> None:

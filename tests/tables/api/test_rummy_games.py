@@ -254,7 +254,7 @@ def test_scanned_melds_are_read_and_checked_against_the_contract(rummy_table, de
 
     reads = iter([[{"code": c, "confidence": 0.97, "corners": [[i, 0], [i + 1, 0], [i + 1, 1], [i, 1]]}
                    for i, c in enumerate(ANN)]])
-    monkeypatch.setattr(services, "recognise", lambda image: next(reads))
+    monkeypatch.setattr(services.scans, "recognise", lambda image: next(reads))
     gid = start(dealer_api, rummy_table)["id"]
     ok(deal(dealer_api, gid, shoe_order(ANN, BOB, CY)), 201)
     body = ok(dealer_api.post(f"/api/rummy/games/{gid}/scan/", {"image": _upload(card_image("7S"))}, format="multipart"))

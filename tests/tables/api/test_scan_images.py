@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def _recogniser(monkeypatch):
-    monkeypatch.setattr(services, "recognise", fake_recognise)
+    monkeypatch.setattr(services.scans, "recognise", fake_recognise)
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def _recogniser(monkeypatch):
     # A stand-in keyed by the image's pixels: these tests pin the service, vision has its own.
-    monkeypatch.setattr(services, "recognise", fake_recognise)
+    monkeypatch.setattr(services.scans, "recognise", fake_recognise)
 
 
 def post_scan(api, rid, data: bytes, **headers):
@@ -140,3 +140,26 @@ def test_who_may_not_scan_gets_403_before_the_image_is_read(bj_table, dealer_api
         user = request.getfixturevalue("auditor")
     response = post_scan(client_for(user), rid, png_header_only(30000, 30000))
     assert response.status_code == 403, response.content
+
+
+def _reads(monkeypatch, *found):
+    monkeypatch.setattr(services.scans, "recognise", lambda image: [dict(c, corners=[]) for c in found])
+
+
+def test_an_impossible_top_read_gives_way_to_a_candidate_the_reader_is_confident_of(bj_table, dealer_api,
+                                                                                     monkeypatch):
+    # Unlimited Blackjack is dealt without Jokers: a Joker read cannot be the card.
+    _reads(monkeypatch, {"code": "JK", "confidence": 0.97, "guesses": [{"code": "8S", "confidence": 0.93}]})
+    rid = open_round(dealer_api, bj_table)["id"]
+    body = ok(post_scan(dealer_api, rid, card_image("8S", 97)))
+    assert body["recorded"] == ["8S"] and body["needs_confirmation"] is False
+
+
+def test_an_impossible_top_read_with_an_unsure_runner_up_asks_the_dealer(bj_table, dealer_api, monkeypatch):
+    _reads(monkeypatch, {"code": "JK", "confidence": 0.97, "guesses": [{"code": "8S", "confidence": 0.5},
+                                                                       {"code": "3S", "confidence": 0.02}]})
+    rid = open_round(dealer_api, bj_table)["id"]
+    body = ok(post_scan(dealer_api, rid, card_image("8S", 97)))
+    assert body["needs_confirmation"] is True and body["recorded"] == []
+    assert [g["code"] for g in body["guesses"]] == ["8S", "3S"]  # the Joker is not offered
+    assert not RoundCard.objects.filter(round_id=rid).exists()

@@ -9,7 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from tables.models import RoundCard, Scan
 from tests.tables.api.test_round_commands import ok, open_round
-from vision.synth import shoe_image
+from vision.tools.synth import shoe_image
 
 pytestmark = pytest.mark.django_db
 

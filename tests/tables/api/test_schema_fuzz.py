@@ -24,6 +24,11 @@ def api_schema(db: None, demo_casino: Any, pit_boss: Any, dealer: Any) -> Any:
     services.shoe_shuffle(table=table, actor=dealer)
     rnd = services.round_open(table=table, seats=[{"seat": 1, "wagers": {"main": "10.00"}}], actor=dealer)
     services.round_add_card(round=rnd, code="9S", actor=dealer)
+    # A slip and a rating slip, so the accounting commands reach the services.
+    from tables.services import accounting as services_accounting
+
+    slip = services_accounting.slip_create(table=table, kind="opener", chips={"25": 4}, actor=dealer)
+    rating = services_accounting.player_seat(table=table, seat=2, name="Ann", actor=dealer)
     # A Contract Rummy game with a deal in play and a Bluffjack game, so their commands reach the services.
     from tables.services import rummy as services_rummy
 
@@ -48,7 +53,7 @@ def api_schema(db: None, demo_casino: Any, pit_boss: Any, dealer: Any) -> Any:
     request_finished.disconnect(close_old_connections)
     schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
     schema.known_ids = {"tables": table.pk, "rounds": rnd.pk, "rummy": game.pk, "bluffjack": hand.bluffjack_game_id,
-                         "scans": scan.pk}
+                         "scans": scan.pk, "slips": slip.pk, "ratings": rating.pk}
     yield schema
     request_started.connect(close_old_connections)
     request_finished.connect(close_old_connections)

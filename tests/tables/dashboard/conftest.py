@@ -33,3 +33,11 @@ def make_mismatch(table: Any, dealer: Any, paid: str = "5.00") -> Any:
         services.round_add_card(round=rnd, code=code, actor=dealer)
     services.round_settle(round=rnd, actor=dealer)
     return services.round_record_paid(round=rnd, paid={"1": {"main": paid}}, actor=dealer)
+
+
+def browser_page(browser: Any, base_url: str, user: Any, viewport: dict[str, int] | None = None) -> Any:
+    """A page of a new browser context signed in as ``user`` (the session cookie of a test client)."""
+    client = client_for(user)
+    context = browser.new_context(viewport=viewport or {"width": 1400, "height": 900})
+    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base_url}])
+    return context.new_page()

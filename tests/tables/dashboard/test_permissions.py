@@ -27,7 +27,7 @@ def test_dealers_and_outsiders_are_refused(persona, request, demo_casino):
 
 def test_an_anonymous_visitor_is_sent_to_log_in(client, db):
     response = client.get("/dashboard/")
-    assert response.status_code == 302 and response["Location"].startswith("/admin/login/")
+    assert response.status_code == 302 and response["Location"].startswith("/tablet/login/")
     assert client.get("/dashboard/api/alerts/").status_code == 302
 
 

@@ -15,12 +15,13 @@ from tests.tables.tasks.builders import FloorBuilder, at, set_theory
 
 pytestmark = pytest.mark.django_db
 
-# session + user, the user's permissions (user and group), then the floor's reads: tables, open sessions,
-# rounds this hour, open shoes, today's hold as the running audit stored it.
-FLOOR_QUERIES = 4 + 5
-# session + user, permissions, then mismatches, approvals waiting, decisions on them, open findings; and
-# the roles of the user (can_decide).
-ALERT_QUERIES = 4 + 4 + 1
+# session + user, the user's permissions (user and group), the user's floor scope, then the floor's reads:
+# tables, open sessions, rounds this hour, open rounds, open shoes, today's hold as stored, and the tables
+# with an open alert (rounds, findings).
+FLOOR_QUERIES = 4 + 1 + 8
+# session + user, permissions, the scope, then mismatches, approvals waiting, decisions on them, open
+# findings; and the roles of the user (can_decide).
+ALERT_QUERIES = 4 + 1 + 4 + 1
 
 
 def _busy_floor(demo_casino, dealer, extra_tables: int) -> None:

@@ -22,8 +22,9 @@ def test_action_labels():
     assert round_view.action_labels("unlimited-blackjack", offer) == {
         "insurance": "Insurance 2.50",
         "surrender": "Surrender",
-        "decline": "No insurance",
+        "decline": "Neither",
     }
+    assert round_view.action_labels("unlimited-blackjack", {"allowed": ["insurance", "decline"]})["decline"] == "No insurance"
     assert (
         round_view.action_labels("bluffjack", {"allowed": ["call", "fold"], "extra": {"to_call": 3}})["call"]
         == "Call 3"
@@ -76,3 +77,10 @@ def test_split_hands_each_start_with_one_card_of_the_pair_and_the_hole_card_is_f
         round_view.prompt_text("unlimited-blackjack", prompt, state, setup)
         == "Seat 3, hand 1: 21 against the dealer's 6 — hit or stand"
     )
+
+
+def test_a_bluffjack_prompt_never_says_a_hand_s_total_which_would_give_the_private_card_away() -> None:
+    prompt = {"actor": "player:Seat 2", "needs": "decision", "reason": "Seat 2 holds 20: hit or stand",
+              "allowed": ["hit", "stand"]}
+    text = round_view.prompt_text("bluffjack", prompt, None, {"seats": []})
+    assert "20" not in text and text.endswith("hit or stand")

@@ -79,6 +79,17 @@ def pick(page: Any, code: str) -> None:
     page.wait_for_function(f"document.querySelectorAll('.hands .playing-card').length > {before}")
 
 
+def keypad(page: Any, pay: str, typed: str) -> None:
+    """The dealer taps the amount paid on one bet and types what was actually handed over."""
+    page.click(f"[data-paid='{pay}']")
+    page.wait_for_selector("#keypad-dialog[open]")
+    page.click("[data-key='clear']")
+    for key in typed:
+        page.click(f"#keypad-dialog [data-key='{key}']")
+    page.click("#keypad-ok")
+    page.wait_for_selector("#keypad-dialog", state="hidden")
+
+
 def needs(page: Any, what: str) -> None:
     page.wait_for_selector(f"#prompt[data-needs='{what}']")
 
@@ -116,7 +127,7 @@ def test_a_dealer_plays_a_finnish_27_round_from_scans_and_the_999_bonus_waits_fo
 ):
     from tables import services
 
-    monkeypatch.setattr(services, "recognise", fake_recognise)
+    monkeypatch.setattr(services.scans, "recognise", fake_recognise)
     table = demo_casino.tables["finnish-27"]
     page = open_finnish_round(browser, live_server, table, dealer)
     for code in ["9S", "9C", "9H", "9D"]:
@@ -191,9 +202,7 @@ def test_a_blackjack_round_with_two_seats_a_split_a_bet_behind_and_a_mismatch_bl
     page.wait_for_selector("[data-bet='3/perfect-pairs']")
     assert "30.00" in page.inner_text("[data-bet='3/perfect-pairs']")
     # The dealer hands over 5.00 too little on the Perfect Pairs.
-    minus_one = page.locator("[data-pay='3/perfect-pairs']").get_by_role("button", name="-1.00", exact=True)
-    for _ in range(5):
-        minus_one.click()
+    keypad(page, "3/perfect-pairs", "25")
     assert page.inner_text("[data-paid='3/perfect-pairs']") == "25.00"
     page.click("#btn-paid")
     page.wait_for_selector("#mismatch:has-text('due 30.00')")
@@ -215,7 +224,7 @@ def test_double_then_scan_card_doubles_the_bet(browser, live_server, demo_casino
     """The dealer taps Double, then deals and scans the card: a doubled hand, not a hit."""
     from tables import services
 
-    monkeypatch.setattr(services, "recognise", fake_recognise)
+    monkeypatch.setattr(services.scans, "recognise", fake_recognise)
     table = demo_casino.tables["unlimited-blackjack"]
     page = sign_in(browser, live_server, dealer)
     page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
@@ -263,6 +272,10 @@ def test_a_bluffjack_hand_on_the_tablet_shows_the_pot_and_resolves_it(browser, l
     assert "pot 2" in page.inner_text("#prompt")
     for code in ["TS", "9H", "7D", "8C"]:
         pick(page, code)
+    # Each player's first card is private: a card back, counted, its code nowhere on the screen.
+    assert page.locator("#hands [data-private='1']").count() == 2
+    assert page.locator("#hands [data-code='TS']").count() == 0 and page.locator("#hands [data-code='9H']").count() == 0
+    assert page.inner_text("#pot-chips") == "2 chips"
     page.click("[data-action='raise-1']")  # the forced raise left of the dealer
     page.wait_for_selector("[data-action='fold']")
     page.click("[data-action='fold']")
@@ -272,8 +285,8 @@ def test_a_bluffjack_hand_on_the_tablet_shows_the_pot_and_resolves_it(browser, l
     assert "fold" in page.inner_text("[data-bet='2/pot']")
     # Paid as due, the round closes; the next hand starts from the stacks this one left.
     page.click("#btn-paid")
-    page.click("#btn-next")
-    page.wait_for_selector("#bj-game")
+    page.wait_for_selector("#bj-game")  # one button deals the next hand: no "Next round" first
+    assert page.locator("#btn-next").count() == 0 and page.locator("#btn-next-hand").count() == 1
     # The stacks are redrawn when the server answers: wait for them rather than read at once.
     page.wait_for_function("document.querySelector(\"[data-stack='Seat 1']\")?.innerText.includes('9 chips')")
     assert "9 chips" in page.inner_text("[data-stack='Seat 1']")
@@ -282,8 +295,11 @@ def test_a_bluffjack_hand_on_the_tablet_shows_the_pot_and_resolves_it(browser, l
     page.click("#btn-next-hand")
     needs(page, "card")
     assert "pot 2" in page.inner_text("#prompt")
-    assert "stack 9" in page.inner_text("[data-hand='seat:1']")
-    assert "stack 11" in page.inner_text("[data-hand='seat:2'] .wagers") and "deals" in page.inner_text("[data-hand='seat:2']")
+    # The stacks as they stand: the antes have left them for the pot.
+    assert "stack 8 · in the pot 1" in page.inner_text("[data-hand='seat:1']")
+    assert "stack 10 · in the pot 1" in page.inner_text("[data-hand='seat:2'] .wagers")
+    assert "deals" in page.inner_text("[data-hand='seat:2']")
+    assert page.locator("[data-hand='dealer']").count() == 0  # a pot game: no dealer's hand
 
 
 def test_contract_rummy_a_deal_played_on_the_tablet_and_the_score_sheet_across_a_reload(
@@ -306,7 +322,12 @@ def test_contract_rummy_a_deal_played_on_the_tablet_and_the_score_sheet_across_a
                                     actor=dealer)  # fmt: skip
     page.reload()
     page.wait_for_selector("#rummy-prompt:has-text('Player 1')")
+    assert page.is_hidden("#shoe-text") and page.is_hidden("#btn-shuffle")  # no shoe bar: the game keeps its stock
     page.click("[data-rummy-action='take_discard']")
+    page.wait_for_selector("#rummy-reveal")
+    assert page.locator("[data-hand-card]").count() == 0  # the hands are face down: counts only
+    assert page.inner_text("[data-count='Player 2']") == "Player 2: 10 cards"
+    page.click("#rummy-reveal")  # the player in turn lays down: the dealer shows that hand
     page.wait_for_selector(f"[data-hand-card='{UPCARD}']")
     for i in range(10):  # Player 1's ten cards: two sets of five
         page.click(f"[data-hand-index='{i}']")
@@ -388,7 +409,7 @@ def real_scan_image(code: str) -> bytes:
     import numpy as np
 
     from vision import recognize
-    from vision.synth import random_style, shoe_image
+    from vision.tools.synth import random_style, shoe_image
 
     for seed in range(40):
         rng = np.random.default_rng(seed)

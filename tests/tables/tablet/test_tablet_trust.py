@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -106,7 +107,10 @@ def test_split_hands_side_by_side_with_labels_totals_and_marks_and_the_hole_card
     assert [c.get_attribute("data-code") for c in h2.locator(".playing-card").all()] == ["8H", "3C", "KD"]
     assert h1.locator(".total").inner_text() == "21" and h2.locator(".total").inner_text() == "21"
     assert h2.locator(".mark.doubled").is_visible() and h1.locator(".mark.doubled").count() == 0
-    b1, b2 = h1.bounding_box(), h2.bounding_box()
+    # Both boxes in one evaluation: a poll may redraw the hands between two separate reads.
+    b1, b2 = page.evaluate("""() => ['seat:3/hand:0', 'seat:3/hand:1'].map((k) => {
+        const r = document.querySelector(`[data-sub='${k}']`).getBoundingClientRect();
+        return { x: r.x, y: r.y, width: r.width }; })""")
     assert abs(b1["y"] - b2["y"]) < 2 and b2["x"] >= b1["x"] + b1["width"]  # side by side
     assert "hand:" not in page.inner_text("#round")
     assert page.locator("#hands [data-code='TC']").is_visible()
@@ -151,7 +155,7 @@ def test_an_unsure_scan_is_confirmed_from_the_readers_guesses(
 ):
     from tables import services
 
-    monkeypatch.setattr(services, "recognise", unsure_recognise)
+    monkeypatch.setattr(services.scans, "recognise", unsure_recognise)
     table = demo_casino.tables["finnish-27"]
     page = open_finnish_round(browser, live_server, table, dealer)
     f = tmp_path / "unsure.png"
@@ -161,7 +165,9 @@ def test_an_unsure_scan_is_confirmed_from_the_readers_guesses(
     box = page.inner_text("#scan-confirm")
     assert "undefined" not in box and "unknow" not in box and "XX" not in box
     guess = page.locator("[data-confirm='9S']")
-    assert "9♠" in guess.inner_text() and "30%" in guess.inner_text()
+    # The reader's 30%, weighed by what the shoe still holds (tables.engine.witness): about as likely.
+    percent = re.search(r"(\d+)%", guess.inner_text())
+    assert "9♠" in guess.inner_text() and percent is not None and 20 <= int(percent.group(1)) <= 40
     assert page.locator("[data-confirm='JK']").is_visible()  # Finnish 27 plays with Jokers
     shot(page, "tablet-unsure-scan.png")
     guess.click()

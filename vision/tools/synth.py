@@ -2,7 +2,7 @@
 table-scene backgrounds with the distortions of real cameras.  Seeded and reproducible.
 
 Used by the tests (a fresh clone has no outside images) and by ``python -m vision generate``.  The
-fonts and suit shapes come from ``vision.glyphs``; no third-party deck artwork is used.
+fonts and suit shapes come from ``vision.tools.glyphs``; no third-party deck artwork is used.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from ..arrays import F32, U8, f32, u8
 from .glyphs import SUIT_CHARS, all_font_files, drawn_suit, font_files, suit_font_files, text_mask
 
 RANKS = "A23456789TJQK"
@@ -94,7 +95,7 @@ def random_style(rng: np.random.Generator, *, finnish: bool | None = None) -> Ca
     )
 
 
-def _paste(card: np.ndarray, mask: np.ndarray, x: int, y: int, colour: tuple[int, int, int]) -> None:
+def _paste(card: U8, mask: U8, x: int, y: int, colour: tuple[int, int, int]) -> None:
     h, w = mask.shape
     h = min(h, card.shape[0] - y)
     w = min(w, card.shape[1] - x)
@@ -105,7 +106,7 @@ def _paste(card: np.ndarray, mask: np.ndarray, x: int, y: int, colour: tuple[int
     card[y : y + h, x : x + w] = (region * (1 - a) + np.array(colour, np.float32) * a).astype(np.uint8)
 
 
-def render_card(code: str, style: CardStyle, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+def render_card(code: str, style: CardStyle, rng: np.random.Generator) -> tuple[U8, U8]:
     """A card face (CARD_H, CARD_W, 3) BGR on white, and its alpha mask (rounded corners)."""
     card = np.full((CARD_H, CARD_W, 3), 255, np.uint8)
     card[:] = style.paper or (int(rng.integers(235, 256)), int(rng.integers(235, 256)), int(rng.integers(235, 256)))
@@ -157,7 +158,7 @@ def render_card(code: str, style: CardStyle, rng: np.random.Generator) -> tuple[
         pip = text_mask(SUIT_CHARS[suit], style.suit_font, pip_h) if style.suit_font else drawn_suit(suit, pip_h, _suit_rng(style, suit, rng))
         for px, py in _pip_layout(n):
             # As printed on real decks, the pips of the lower half stand the other way up.
-            glyph = cv2.rotate(pip, cv2.ROTATE_180) if py > 0.5 else pip
+            glyph = u8(cv2.rotate(pip, cv2.ROTATE_180)) if py > 0.5 else pip
             _paste(card, glyph, int(px * CARD_W - pip.shape[1] / 2), int(py * CARD_H - pip.shape[0] / 2), colour)
     _mirror_corner(card)
     return card, alpha
@@ -168,7 +169,7 @@ def _suit_rng(style: CardStyle, suit: str, rng: np.random.Generator) -> np.rando
     return rng if style.suit_seed is None else np.random.default_rng([style.suit_seed, SUITS.index(suit)])
 
 
-def _mirror_corner(card: np.ndarray) -> None:
+def _mirror_corner(card: U8) -> None:
     """Copy the top-left index, turned half round, to the bottom-right corner."""
     h, w = card.shape[:2]
     ch, cw = int(h * 0.36), int(w * 0.2)
@@ -188,7 +189,7 @@ def _pip_layout(n: int) -> list[tuple[float, float]]:
     return [(x, y) for y in rows for x in (left, right)] + [(mid, y) for y in centre]
 
 
-def _lighting(img: np.ndarray, rng: np.random.Generator, *, hotspot: bool) -> np.ndarray:
+def _lighting(img: F32, rng: np.random.Generator, *, hotspot: bool) -> F32:
     h, w = img.shape[:2]
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     a = rng.uniform(0, 2 * math.pi)
@@ -198,21 +199,24 @@ def _lighting(img: np.ndarray, rng: np.random.Generator, *, hotspot: bool) -> np
     if hotspot:
         cx, cy = rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h
         out += 120 * np.exp(-(((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * (0.15 * max(h, w)) ** 2)))[:, :, None]
-    return np.clip(out, 0, 255)
+    lit: F32 = np.clip(out, 0, 255)
+    return lit
 
 
-def _camera(img: np.ndarray, rng: np.random.Generator, blur: float) -> np.ndarray:
-    out = img.astype(np.float32)
+def _camera(img: F32, rng: np.random.Generator, blur: float) -> U8:
+    sensed = img.astype(np.float32)
     if blur > 0.2:
-        out = cv2.GaussianBlur(out, (0, 0), blur)
-    out += rng.normal(0, rng.uniform(1, 6), out.shape)
-    out = np.clip(out, 0, 255).astype(np.uint8)
+        sensed = f32(cv2.GaussianBlur(sensed, (0, 0), blur))
+    sensed += rng.normal(0, rng.uniform(1, 6), sensed.shape)
+    out = np.clip(sensed, 0, 255).astype(np.uint8)
     q = int(rng.integers(45, 91))
     ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else out
+    decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+    return out if decoded is None else u8(decoded)
 
 
-def _background(h: int, w: int, rng: np.random.Generator, felt: bool) -> np.ndarray:
+def _background(h: int, w: int, rng: np.random.Generator, felt: bool) -> F32:
+    base: tuple[int, ...]
     if felt:
         base = [(40, 110, 30), (120, 60, 20), (30, 30, 120)][int(rng.integers(3))]  # green, blue, red (BGR)
     else:
@@ -222,30 +226,31 @@ def _background(h: int, w: int, rng: np.random.Generator, felt: bool) -> np.ndar
     return bg
 
 
-def _warp_card(face: np.ndarray, alpha: np.ndarray, canvas: np.ndarray, quad: np.ndarray, shadow: bool = True) -> None:
+def _warp_card(face: U8, alpha: U8, canvas: F32, quad: F32, shadow: bool = True) -> None:
     h, w = canvas.shape[:2]
     src = np.array([[0, 0], [CARD_W - 1, 0], [CARD_W - 1, CARD_H - 1], [0, CARD_H - 1]], np.float32)
     m = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
     if shadow:
-        sh = cv2.warpPerspective(alpha, m, (w, h)).astype(np.float32) / 255.0
-        sh = cv2.GaussianBlur(np.roll(sh, (4, 4), axis=(0, 1)), (0, 0), 4)
+        cover = cv2.warpPerspective(alpha, m, (w, h)).astype(np.float32) / 255.0
+        sh = f32(cv2.GaussianBlur(np.roll(cover, (4, 4), axis=(0, 1)), (0, 0), 4))
         canvas *= (1 - 0.45 * sh)[:, :, None]
     f = cv2.warpPerspective(face, m, (w, h), flags=cv2.INTER_AREA).astype(np.float32)
     a = cv2.warpPerspective(alpha, m, (w, h), flags=cv2.INTER_LINEAR).astype(np.float32)[:, :, None] / 255.0
     canvas[:] = canvas * (1 - a) + f * a
 
 
-def card_quad(cx: float, cy: float, height: float, angle_deg: float, tilt: float, rng: np.random.Generator) -> np.ndarray:
+def card_quad(cx: float, cy: float, height: float, angle_deg: float, tilt: float, rng: np.random.Generator) -> F32:
     """Corners TL, TR, BR, BL of a card centred at (cx, cy), rotated, with a little perspective."""
     w = height * CARD_W / CARD_H
     pts = np.array([[-w / 2, -height / 2], [w / 2, -height / 2], [w / 2, height / 2], [-w / 2, height / 2]])
     pts += rng.normal(0, tilt * height, pts.shape)
     a = math.radians(angle_deg)
     rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-    return (pts @ rot.T + [cx, cy]).astype(np.float32)
+    quad: F32 = (pts @ rot.T + [cx, cy]).astype(np.float32)  # (numpy's stubs: a matrix product is Any)
+    return quad
 
 
-def shoe_image(code: str, rng: np.random.Generator, style: CardStyle | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+def shoe_image(code: str, rng: np.random.Generator, style: CardStyle | None = None) -> tuple[U8, dict[str, Any]]:
     """A one-card shoe scan and its label (code, corners as printed)."""
     style = style or random_style(rng)
     face, alpha = render_card(code, style, rng)
@@ -262,7 +267,7 @@ def shoe_image(code: str, rng: np.random.Generator, style: CardStyle | None = No
 
 
 def table_image(rng: np.random.Generator, n_cards: int | None = None, style: CardStyle | None = None,
-                width: int = 1280, height: int = 720) -> tuple[np.ndarray, dict[str, Any]]:
+                width: int = 1280, height: int = 720) -> tuple[U8, dict[str, Any]]:
     """An overhead table scene with 1-12 cards, some in overlapping hands, chips and printed text."""
     style = style or random_style(rng)
     canvas = _background(height, width, rng, felt=True)
@@ -271,8 +276,8 @@ def table_image(rng: np.random.Generator, n_cards: int | None = None, style: Car
         cv2.putText(marks, "BLACKJACK PAYS 3 TO 2", (int(width * 0.3), int(height * 0.55)),
                     cv2.FONT_HERSHEY_COMPLEX, 1.2, 255, 2, cv2.LINE_AA)  # fmt: skip
         cv2.ellipse(marks, (width // 2, -200), (700, 700), 0, 30, 150, 255, 3, cv2.LINE_AA)
-        a = marks.astype(np.float32)[:, :, None] / 255.0
-        canvas[:] = canvas * (1 - a) + np.array((150, 190, 205), np.float32) * a
+        ink = marks.astype(np.float32)[:, :, None] / 255.0
+        canvas[:] = canvas * (1 - ink) + np.array((150, 190, 205), np.float32) * ink
     n = n_cards or int(rng.integers(1, 13))
     # As the scenes to be read span (shared/data/cards-dev/README.md), in 720 px of height.
     card_h = float(rng.uniform(85, 210)) * height / 720
@@ -280,7 +285,7 @@ def table_image(rng: np.random.Generator, n_cards: int | None = None, style: Car
     placed: list[tuple[float, float]] = []
     group = 0
     while len(cards) < n:
-        size = int(min(n - len(cards), rng.integers(1, 5)))
+        size = min(n - len(cards), int(rng.integers(1, 5)))
         for _ in range(50):
             cx, cy = rng.uniform(0.1, 0.9) * width, rng.uniform(0.2, 0.8) * height
             if all(math.hypot(cx - px, cy - py) > card_h * 1.6 for px, py in placed):

@@ -8,14 +8,15 @@ import math
 import cv2
 import numpy as np
 
-from .features import glyph_features
+from ..arrays import F32, I64, U8, Floats, f32, u8
+from ..features import glyph_features
+from ..model import CLASSES, JUNK
 from .glyphs import SUIT_CHARS, drawn_suit, font_files, suit_font_files, text_mask
-from .model import CLASSES, JUNK
 
 JUNK_LETTERS = "BEGLMNOPRUVWXYZbdeopqrs%&#@?"
 
 
-def augment(mask64: np.ndarray, rng: np.random.Generator, height: int, source: int | None = None) -> np.ndarray:
+def augment(mask64: U8, rng: np.random.Generator, height: int, source: int | None = None) -> U8:
     """Distort a clean glyph mask and bring it to ``height`` px, binarised as the reader does.
 
     With ``source``, the glyph is first drawn only ``source`` px tall, blurred and noised there, and
@@ -32,12 +33,12 @@ def augment(mask64: np.ndarray, rng: np.random.Generator, height: int, source: i
     a = np.array([[sx, shear, 0], [0, 1, 0]], np.float64)
     rot = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
     full = np.vstack([rot, [0, 0, 1]]) @ np.vstack([a, [0, 0, 1]])
-    m = cv2.warpAffine(m, full[:2], (int(w * 1.2), h), flags=cv2.INTER_LINEAR)
+    m = u8(cv2.warpAffine(m, full[:2], (int(w * 1.2), h), flags=cv2.INTER_LINEAR))
     k = int(rng.integers(-2, 4))
     if k > 0:
-        m = cv2.dilate(m, np.ones((k, k), np.uint8))
+        m = u8(cv2.dilate(m, np.ones((k, k), np.uint8)))
     elif k < 0:
-        m = cv2.erode(m, np.ones((2, 2), np.uint8))
+        m = u8(cv2.erode(m, np.ones((2, 2), np.uint8)))
     ys, xs = np.nonzero(m > 127)
     if len(ys) == 0:
         return mask64
@@ -45,17 +46,18 @@ def augment(mask64: np.ndarray, rng: np.random.Generator, height: int, source: i
     drawn = source or height
     scale = drawn / m.shape[0]
     small = cv2.resize(m, (max(1, int(round(m.shape[1] * scale))), drawn), interpolation=cv2.INTER_AREA)
-    img = 255.0 - np.pad(small, 3).astype(np.float32) * rng.uniform(0.6, 1.0)
+    img: Floats = 255.0 - np.pad(small, 3).astype(np.float32) * rng.uniform(0.6, 1.0)
     sigma = rng.uniform(0, 1.0)
     if sigma > 0.2:
-        img = cv2.GaussianBlur(img, (0, 0), sigma)
+        img = f32(cv2.GaussianBlur(img, (0, 0), sigma))
     img += rng.normal(0, rng.uniform(0, 12), img.shape)
     if drawn != height:
         up = height / drawn
-        img = cv2.resize(img, (max(1, int(round(img.shape[1] * up))), int(round(img.shape[0] * up))),
-                         interpolation=cv2.INTER_CUBIC)
-    img = np.clip(img, 0, 255).astype(np.uint8)
-    _, out = cv2.threshold(img, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+        img = f32(cv2.resize(img, (max(1, int(round(img.shape[1] * up))), int(round(img.shape[0] * up))),
+                             interpolation=cv2.INTER_CUBIC))
+    grey = np.clip(img, 0, 255).astype(np.uint8)
+    _, binary = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    out = u8(binary)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(out, connectivity=8)
     if n > 1:  # keep what a reader would: components above speck size
         keep = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= max(2, 0.02 * out.size)]
@@ -63,7 +65,7 @@ def augment(mask64: np.ndarray, rng: np.random.Generator, height: int, source: i
     return out
 
 
-def clean_glyph(label: str, rng: np.random.Generator, fonts: list[str], suit_fonts: list[str]) -> np.ndarray:
+def clean_glyph(label: str, rng: np.random.Generator, fonts: list[str], suit_fonts: list[str]) -> U8:
     """A clean 64-px mask for class ``label``."""
     if label in ("S", "H", "D", "C"):
         if rng.random() < 0.55 and suit_fonts:
@@ -99,7 +101,7 @@ HERSHEY = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_C
            cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_COMPLEX_SMALL)
 
 
-def hershey_mask(text: str, rng: np.random.Generator) -> np.ndarray:
+def hershey_mask(text: str, rng: np.random.Generator) -> U8:
     """``text`` in one of OpenCV's stroke (Hershey) fonts: the drawn-with-a-pen index style."""
     font = HERSHEY[int(rng.integers(len(HERSHEY)))]
     thick = int(rng.integers(2, 9))
@@ -109,7 +111,7 @@ def hershey_mask(text: str, rng: np.random.Generator) -> np.ndarray:
     return canvas[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
 
 
-def glyph_dataset(per_class: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def glyph_dataset(per_class: int, seed: int) -> tuple[F32, I64]:
     """Features (N, F) and labels (N,): ``per_class`` glyphs of every class (twice for junk), about a
     third of them also drawn small and enlarged."""
     rng = np.random.default_rng(seed)

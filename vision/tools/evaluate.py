@@ -12,7 +12,7 @@ from typing import Any
 
 import cv2
 
-from .recognize import recognize
+from ..recognize import recognize
 
 
 def evaluate(folder: Path, *, confident: float = 0.9, profile: Any = None) -> dict[str, Any]:
@@ -29,7 +29,7 @@ def evaluate(folder: Path, *, confident: float = 0.9, profile: Any = None) -> di
             t = time.perf_counter()
             cards = recognize(img, profile=profile) if img is not None else []
             times.append(time.perf_counter() - t)
-            best = max(cards, key=lambda c: c["confidence"]) if cards else {"code": "none", "confidence": 0.0}
+            best: dict[str, Any] = max(cards, key=lambda c: c["confidence"]) if cards else {"code": "none", "confidence": 0.0}
             if best["code"] == item["code"]:
                 right += 1
             else:

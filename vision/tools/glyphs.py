@@ -13,6 +13,8 @@ from functools import cache, lru_cache
 import cv2
 import numpy as np
 
+from ..arrays import F64, U8, u8
+
 SUIT_CHARS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 
 # Fonts to draw indices with.  DejaVu is left out on purpose: the development set is drawn with it,
@@ -78,15 +80,15 @@ def _has_glyphs(path: str, text: str) -> bool:
 
 
 @lru_cache(maxsize=4096)
-def _outline(text: str, path: str) -> tuple[np.ndarray, ...]:
+def _outline(text: str, path: str) -> tuple[F64, ...]:
     from matplotlib.font_manager import FontProperties
     from matplotlib.textpath import TextPath
 
     tp = TextPath((0, 0), text, size=100, prop=FontProperties(fname=path))
-    return tuple(np.asarray(p, dtype=np.float64) for p in tp.to_polygons() if len(p) >= 3)
+    return tuple(a for a in (np.asarray(p, dtype=np.float64) for p in tp.to_polygons()) if len(a) >= 3)
 
 
-def text_mask(text: str, path: str, height: int, *, stroke: int = 0, condense: float = 1.0) -> np.ndarray:
+def text_mask(text: str, path: str, height: int, *, stroke: int = 0, condense: float = 1.0) -> U8:
     """A binary mask (uint8 0/255) of ``text`` in the font at ``path``, ``height`` px tall, tightly cropped.
 
     ``stroke`` > 0 draws only the outline with that thickness (the "stroked lines" style).
@@ -111,14 +113,14 @@ def text_mask(text: str, path: str, height: int, *, stroke: int = 0, condense: f
         else:
             layer = np.zeros_like(mask)
             cv2.fillPoly(layer, [q], 255, cv2.LINE_AA, shift=4)
-            mask = cv2.bitwise_xor(mask, layer)  # even-odd: holes of 0, 4, 6, 8, 9, A, Q, ...
+            mask = u8(cv2.bitwise_xor(mask, layer))  # even-odd: holes of 0, 4, 6, 8, 9, A, Q, ...
     return mask
 
 
-def drawn_suit(suit: str, height: int, rng: np.random.Generator) -> np.ndarray:
+def drawn_suit(suit: str, height: int, rng: np.random.Generator) -> U8:
     """A suit drawn from shapes (not a font), with random proportions; uint8 mask, tightly cropped."""
     s = 200
-    m = np.zeros((s, s), np.uint8)
+    m: U8 = np.zeros((s, s), np.uint8)
     c = s // 2
     if suit == "D":
         a = rng.uniform(0.55, 0.8)
@@ -129,7 +131,7 @@ def drawn_suit(suit: str, height: int, rng: np.random.Generator) -> np.ndarray:
             k = 1 - curve * (1 - abs(math.cos(2 * t)))  # concave sides
             pts.append((c + 90 * a * x * k * (1 - abs(y)) / max(1 - abs(y), 1e-6) * (1 - abs(y)) ** 0, c + 90 * y))
         pts = [(c + 90 * a * (1 - abs(y - c) / 90) * (1 if x >= c else -1) * (1 - curve * 0.5), y) for x, y in pts]
-        m = cv2.fillPoly(m, [np.array(pts, np.int32)], 255)
+        m = u8(cv2.fillPoly(m, [np.array(pts, np.int32)], 255))
     elif suit in ("H", "S"):
         r = rng.uniform(36, 48)
         sep = rng.uniform(0.75, 0.95) * r
@@ -140,7 +142,7 @@ def drawn_suit(suit: str, height: int, rng: np.random.Generator) -> np.ndarray:
         tri = np.array([(c - sep - r * 0.95, cy + r * 0.3), (c + sep + r * 0.95, cy + r * 0.3), (c, cy + tip)], np.int32)
         cv2.fillPoly(m, [tri], 255)
         if suit == "S":
-            m = cv2.flip(m, 0)
+            m = u8(cv2.flip(m, 0))
             ys = np.nonzero(m.any(axis=1))[0]
             base = ys.max()
             stem_w = rng.uniform(6, 14)
@@ -163,7 +165,7 @@ def drawn_suit(suit: str, height: int, rng: np.random.Generator) -> np.ndarray:
     return crop_to_height(m, height)
 
 
-def crop_to_height(mask: np.ndarray, height: int) -> np.ndarray:
+def crop_to_height(mask: U8, height: int) -> U8:
     """Crop a mask to its ink and scale it to ``height`` px."""
     ys, xs = np.nonzero(mask)
     if len(ys) == 0:
@@ -171,4 +173,4 @@ def crop_to_height(mask: np.ndarray, height: int) -> np.ndarray:
     m = mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
     scale = height / m.shape[0]
     w = max(1, int(round(m.shape[1] * scale)))
-    return cv2.resize(m, (w, height), interpolation=cv2.INTER_AREA)
+    return u8(cv2.resize(m, (w, height), interpolation=cv2.INTER_AREA))

@@ -1,0 +1,64 @@
+"""The accounting page of the dashboard: reconciliation, win/drop hold, slips, seated players and ratings.
+
+Who sees it: whoever holds ``tables.view_accounting`` — the pit boss, the games manager and the auditor
+(through ``tables.view_*``), the cage cashier and the count team.  Read-only: slips are written from the
+API (the pit's and the cage's screens) and the back office.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+from django.views.decorators.http import require_GET
+
+from tables.audit.accounting import DENOMINATIONS
+from tables.audit.theory import HOUSE_GAMES
+from tables.models import AuditKind, AuditResult, Table
+from tables.selectors import accounting as sel
+from tables.services import accounting as svc
+
+PERMISSION = "tables.view_accounting"
+
+
+def _day(request: HttpRequest) -> date:
+    raw = request.GET.get("day", "")
+    try:
+        return date.fromisoformat(raw) if raw else sel.shift_of(timezone.now())[0]
+    except ValueError:
+        return sel.shift_of(timezone.now())[0]
+
+
+@require_GET
+@login_required
+def accounting(request: HttpRequest) -> HttpResponse:
+    """Counted against tracked win per table and shift, win/drop hold, the day's slips, seated players, ratings."""
+    if not request.user.has_perm(PERMISSION):
+        raise PermissionDenied("table accounting is for the pit, the cage, the count team and auditors")
+    day = _day(request)
+    reconciliation = [r for t in sel.accounted_tables(day) for s in sel.SHIFT_NAMES
+                      if (r := svc.reconcile_shift(t, day, s))["rounds"] or len(r["missing"]) < 3]  # not idle shifts
+    holds: list[dict[str, Any]] = []
+    for res in (AuditResult.objects.filter(kind=AuditKind.ACCOUNTING, gaming_day=day, period__startswith="day:")
+                .select_related("table").order_by("table__number")):  # fmt: skip
+        holds.append({"table": res.table.number, **{k: res.summary["hold"][k] for k in ("day", "mtd", "ytd")}})
+    ratings = [svc.rating_of(s) for s in sel.rating_slips(day=day)]
+    for r in ratings:
+        r["minutes"] = r["seconds"] // 60
+    slips = [sel.slip_document(s) for s in sel.slips(day=day)]
+    for s in slips:  # the next step to sign, for the row's button
+        state = s["state"]
+        s["next"] = state.removeprefix("awaiting ") if state.startswith("awaiting ") else None
+    return render(request, "dashboard/accounting.html", {
+        "day": day, "reconciliation": reconciliation, "holds": holds, "slips": slips,
+        "seated": list(sel.seated()), "ratings": ratings,
+        "tables": Table.objects.filter(game__slug__in=HOUSE_GAMES).order_by("number"),
+        "shifts": sel.SHIFT_NAMES, "current_shift": sel.shift_of(timezone.now())[1],
+        "denominations": [d for d in DENOMINATIONS if Decimal(d) >= 1],
+    })  # fmt: skip

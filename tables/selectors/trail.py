@@ -1,0 +1,208 @@
+"""A round's trail in words (for pit bosses and surveillance) and the rounds search with its CSV rows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.db.models import Q, QuerySet, Sum
+from django.utils import timezone
+
+from tables.engine.games import game as game_spec
+from tables.models import AuditEvent, Round, RoundState, Scan
+from tables.selectors.floor_live import Scope
+
+ROLE_WORDS = {"dealer": "the dealer", "player": "the player"}
+
+
+def _who(to: str | None) -> str:
+    """``seat:3/hand:2`` → ``seat 3, hand 2``; ``dealer`` → ``the dealer``."""
+    if not to:
+        return "—"
+    if to in ROLE_WORDS:
+        return ROLE_WORDS[to]
+    return ", ".join(part.replace(":", " ") for part in to.split("/"))
+
+
+def _money_map(m: Any) -> str:
+    """``{"1": {"main": "20.00"}}`` → ``seat 1 main 20.00``."""
+    if not isinstance(m, dict) or not m:
+        return "nothing"
+    parts = []
+    for seat, bets in sorted(m.items(), key=lambda kv: str(kv[0])):
+        if isinstance(bets, dict):
+            parts.append(f"seat {seat} " + ", ".join(f"{bet} {amount}" for bet, amount in bets.items()))
+        else:
+            parts.append(f"{seat} {bets}")
+    return "; ".join(parts)
+
+
+def _wagers(setup: Any) -> str:
+    seats = (setup or {}).get("seats") or []
+    parts = []
+    for s in seats:
+        w = ", ".join(f"{k} {v}" for k, v in (s.get("wagers") or {}).items())
+        behind = s.get("behind") or []
+        parts.append(f"seat {s.get('seat')}: {w}" + (f" (+{len(behind)} behind)" if behind else ""))
+    return "; ".join(parts) or "no wagers"
+
+
+def event_sentence(action: str, p: dict[str, Any]) -> str:
+    """One audit event of a round, said in words."""
+    p = p or {}
+    if action == "round.open":
+        return f"opened the round with {_wagers(p)}"
+    if action == "round.card":
+        how = " from a scan" if p.get("scan") else " by code"
+        return f"dealt {p.get('code')} to {_who(p.get('to'))}{how}"
+    if action == "round.scan":
+        rec = ", ".join(p.get("recorded") or []) or "no card recorded"
+        return f"scanned an image: read {', '.join(str(x) for x in (p.get('recognised') or [])) or 'nothing'}; recorded {rec}"
+    if action == "round.decision":
+        amount = f" {p['amount']}" if p.get("amount") else ""
+        card = f" (card {p['card']})" if p.get("card") else ""
+        return f"{_who(p.get('who'))}: {p.get('action')}{amount}{card}"
+    if action == "round.settle":
+        extra = f"; needs approval: {p['approval_required']}" if p.get("approval_required") else ""
+        return f"settled: due {_money_map(p.get('due'))}{extra}"
+    if action == "round.paid":
+        disc = p.get("discrepancies") or []
+        tail = (" — differs: " + "; ".join(f"seat {d.get('seat')} {d.get('bet')} paid {d.get('paid')}, due {d.get('due')}"
+                                 for d in disc)) if disc else "; matches what is due"  # fmt: skip
+        return f"recorded the payment: {_money_map(p.get('paid'))}{tail}"
+    if action.startswith("round.approve."):
+        kind = action.split(".", 2)[2].replace("_", " ")
+        return f"approved ({kind}): {p.get('reason', '')}"
+    if action == "round.reject":
+        return f"rejected the payment: {p.get('reason', '')}"
+    if action == "round.cancel":
+        return f"cancelled the round: {p.get('reason', '')}; refunds {_money_map(p.get('refunds'))}"
+    if action == "round.card.correct":
+        return f"corrected card {p.get('seq')} from {p.get('from')} to {p.get('to')}: {p.get('reason', '')}"
+    if action == "round.pause":
+        return f"paused the round: {p.get('reason', '')}"
+    if action == "round.resume":
+        return "resumed the round"
+    if action == "round.interrupted":
+        return f"settled the interrupted round ({p.get('rule', '')}): {p.get('outcome', '')}"
+    return action.replace(".", " ").replace("_", " ")
+
+
+def round_trail_words(rnd: Round) -> list[dict[str, Any]]:
+    """The round's audit events, oldest first, each as when, who and a sentence."""
+    events = AuditEvent.objects.filter(round=rnd).select_related("actor").order_by("at", "id")
+    return [{"at": e.at, "who": e.actor.get_username() if e.actor is not None else "system", "action": e.action,
+             "text": event_sentence(e.action, e.payload)} for e in events]  # fmt: skip
+
+
+def round_scans(rnd: Round) -> list[Scan]:
+    """The round's scans, in order (their images are served by /api/scans/<id>/image/)."""
+    return list(Scan.objects.filter(round=rnd).order_by("id"))
+
+
+# ---------------------------------------------------------------------------------------------
+# Search
+
+
+@dataclass(frozen=True)
+class RoundQuery:
+    """The rounds search: every field optional; amounts are the round's total due."""
+
+    day_from: date | None = None
+    day_to: date | None = None
+    table: int | None = None  # the table's number
+    dealer: str = ""
+    state: str = ""
+    min_amount: Decimal | None = None
+    max_amount: Decimal | None = None
+
+    @classmethod
+    def from_params(cls, params: Any) -> tuple[RoundQuery, dict[str, str]]:
+        """Parse query parameters; bad values are reported per field (and ignored)."""
+        errors: dict[str, str] = {}
+
+        def day(name: str) -> date | None:
+            raw = (params.get(name) or "").strip()
+            if not raw:
+                return None
+            try:
+                return date.fromisoformat(raw)
+            except ValueError:
+                errors[name] = "a date as YYYY-MM-DD"
+                return None
+
+        def amount(name: str) -> Decimal | None:
+            raw = (params.get(name) or "").strip()
+            if not raw:
+                return None
+            try:
+                return Decimal(raw)
+            except InvalidOperation:
+                errors[name] = "an amount such as 100.00"
+                return None
+
+        table = None
+        raw_table = (params.get("table") or "").strip()
+        if raw_table:
+            try:
+                table = int(raw_table)
+            except ValueError:
+                errors["table"] = "a table number"
+        state = (params.get("state") or "").strip()
+        if state and state not in RoundState.values:
+            errors["state"] = "one of " + ", ".join(RoundState.values)
+            state = ""
+        return cls(day("from"), day("to"), table, (params.get("dealer") or "").strip(), state,
+                   amount("min"), amount("max")), errors
+
+
+def rounds_search(scope: Scope, q: RoundQuery) -> QuerySet[Round]:
+    """Rounds in scope matching the query, newest first, with ``total_due`` and ``total_wager`` annotated."""
+    from tables.selectors.floor_live import gaming_day_start
+
+    qs = Round.objects.filter(table__in=scope.tables())
+    if q.day_from:
+        _, start = gaming_day_start(timezone.make_aware(datetime.combine(q.day_from, datetime.min.time())
+                                                        + timedelta(hours=12)))  # fmt: skip
+        qs = qs.filter(opened_at__gte=start)
+    if q.day_to:
+        _, start = gaming_day_start(timezone.make_aware(datetime.combine(q.day_to, datetime.min.time())
+                                                        + timedelta(hours=12)))  # fmt: skip
+        qs = qs.filter(opened_at__lt=start + timedelta(days=1))
+    if q.table is not None:
+        qs = qs.filter(table__number=q.table)
+    if q.dealer:
+        qs = qs.filter(opened_by__username__iexact=q.dealer)
+    if q.state:
+        qs = qs.filter(state=q.state)
+    qs = qs.annotate(total_wager=Sum("wagers__amount", filter=Q(wagers__refunded=False)))
+    if q.min_amount is not None:
+        qs = qs.filter(total_wager__gte=q.min_amount)
+    if q.max_amount is not None:
+        qs = qs.filter(total_wager__lte=q.max_amount)
+    return qs.select_related("table", "table__pit", "opened_by").order_by("-opened_at", "-id")
+
+
+def _total(m: Any) -> Decimal:
+    total = Decimal(0)
+    for bets in (m or {}).values():
+        if isinstance(bets, dict):
+            for v in bets.values():
+                try:
+                    total += Decimal(str(v))
+                except InvalidOperation:
+                    pass
+    return total
+
+
+def round_row(r: Round) -> dict[str, Any]:
+    """One line of the search results and of the CSV export."""
+    return {"id": r.pk, "opened_at": timezone.localtime(r.opened_at), "pit": r.table.pit.name,
+            "table": r.table.number, "round": r.number, "game": game_spec(r.game).name,
+            "dealer": r.opened_by.get_username(),
+            "state": RoundState(r.state).label, "wagered": f"{(getattr(r, 'total_wager', None) or Decimal(0)):.2f}",
+            "due": f"{_total(r.due):.2f}", "paid": f"{_total(r.paid):.2f}",
+            "discrepancies": len(r.discrepancies or []),
+            "settled_at": timezone.localtime(r.settled_at) if r.settled_at else None}  # fmt: skip

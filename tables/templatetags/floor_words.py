@@ -1,0 +1,67 @@
+"""Template filters of the dashboard's words: cards as faces, times as a person reads them, amounts per
+seat and bet, a finding's rule in words (never raw dicts, ISO timestamps or internal ids)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django import template
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from tables.selectors.floor_live import rule_words as _rule_words
+
+register = template.Library()
+SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+@register.filter
+def card(code: object) -> str:
+    """``8S`` → ``8♠``, ``TH`` → ``10♥``, ``JK`` → ``Joker``."""
+    text = str(code or "")
+    if text == "JK":
+        return "Joker"
+    if len(text) == 2 and text[1] in SUITS:
+        return ("10" if text[0] == "T" else text[0]) + SUITS[text[1]]
+    return text
+
+
+@register.filter
+def when(value: object) -> str:
+    """A time (or its ISO text) as the casino's local ``25 Nov 18:25:45``."""
+    moment = parse_datetime(value) if isinstance(value, str) else value
+    if not isinstance(moment, datetime):
+        return "—" if value in (None, "") else str(value)
+    if timezone.is_aware(moment):
+        moment = timezone.localtime(moment)
+    return moment.strftime("%d %b %H:%M:%S")
+
+
+@register.filter
+def amounts(value: object) -> str:
+    """``{"1": {"main": "20.00"}}`` → ``seat 1: main 20.00``; nothing → ``—``."""
+    if not isinstance(value, dict) or not value:
+        return "—"
+    parts: list[str] = []
+    for seat, bets in sorted(value.items(), key=lambda kv: str(kv[0])):
+        if isinstance(bets, dict):
+            inner = ", ".join(f"{bet} {amount}" for bet, amount in bets.items())
+            parts.append(f"seat {seat}: {inner}")
+        else:
+            parts.append(f"seat {seat}: {bets}")
+    return "; ".join(parts)
+
+
+@register.filter
+def rule_words(rule: Any) -> str:
+    return _rule_words(str(rule))
+
+
+@register.filter
+def who(target: object) -> str:
+    """``seat:3/hand:2`` → ``seat 3, hand 2``; ``dealer`` → ``the dealer``."""
+    text = str(target or "")
+    if text in ("dealer", ""):
+        return "the dealer" if text else "—"
+    return ", ".join(part.replace(":", " ") for part in text.split("/"))

@@ -1,0 +1,50 @@
+"""The dealer seats a rated player from the tablet (card number), pauses and closes the rating slip."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tables.models import RatingSlip
+from tests.tables.tablet.test_tablet_rounds import sign_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+DOCS = Path(__file__).resolve().parents[3] / "docs"
+
+
+def test_a_dealer_seats_a_rated_player_and_closes_the_slip(browser, live_server, demo_casino, dealer):
+    from tables import services
+
+    table = demo_casino.tables["unlimited-blackjack"]
+    services.table_open(table=table, actor=dealer)
+    page = sign_in(browser, live_server, dealer)
+    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    page.wait_for_selector("#players:not([hidden])")
+    page.select_option("#players-seat", "3")
+    page.fill("#players-card", "C-31337")
+    page.fill("#players-name", "Ada")
+    page.click("#players-seat-btn")
+    row = page.locator("#players-list li[data-rating]")
+    row.wait_for()
+    assert "Seat 3: Ada (C-31337)" in row.inner_text()
+    slip = RatingSlip.objects.get()
+    assert (slip.seat, slip.player.card_number, slip.state) == (3, "C-31337", "open")
+    page.locator("#players").screenshot(path=str(DOCS / "accounting-tablet-players.png"))
+    page.fill("#players-card", "C-9")
+    page.click("#players-seat-btn")  # the seat is taken
+    page.wait_for_selector("#players-error:not([hidden])")
+    assert "taken" in page.inner_text("#players-error")
+    row.get_by_role("button", name="Pause").click()
+    page.locator("#players-list li", has_text="paused").wait_for()
+    row.get_by_role("button", name="Leaves").click()
+    page.locator("#players-list li.none").wait_for()
+    slip.refresh_from_db()
+    assert slip.state == "closed" and slip.pauses.count() == 1
+
+
+def test_no_rated_players_at_a_pot_game(browser, live_server, demo_casino, dealer):
+    page = sign_in(browser, live_server, dealer)
+    page.goto(f"{live_server.url}/tablet/tables/{demo_casino.tables['bluffjack'].pk}/")
+    page.wait_for_selector("#app")
+    assert page.locator("#players").is_hidden()

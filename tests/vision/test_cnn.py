@@ -1,0 +1,52 @@
+"""The corner CNN: run with OpenCV's dnn (no torch), behind the ``corner_reader`` switch."""
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from vision.cnn import KINDS, MODEL_PATH, SUITS, load_cnn, prepare
+from vision.config import DEFAULT_CONFIG, RecognizerConfig
+from vision.recognize import recognize
+from vision.tools.cnn_data import corpus, split_fonts
+from vision.tools.synth import CODES, random_style, shoe_image
+
+CNN = replace(DEFAULT_CONFIG, corner_reader="cnn")
+
+
+def test_it_refuses_an_unknown_corner_reader():
+    with pytest.raises(ValueError, match="corner_reader"):
+        RecognizerConfig(corner_reader="templates")
+
+
+def test_the_shipped_model_and_its_temperatures_are_in_the_repository():
+    assert MODEL_PATH.is_file() and MODEL_PATH.with_suffix(".json").is_file()
+    assert MODEL_PATH.stat().st_size < 5_000_000
+
+
+def test_it_refuses_a_corner_that_is_not_a_colour_image():
+    with pytest.raises(ValueError, match="corner"):
+        prepare([np.zeros((95, 54), np.uint8)])
+
+
+def test_it_reads_corners_drawn_with_fonts_held_out_from_training():
+    _, held = split_fonts()
+    x, kinds, suits = corpus(120, 7, held)
+    pk, ps = load_cnn().probabilities(list(x))
+    assert pk.shape == (120, len(KINDS)) and ps.shape == (120, len(SUITS))
+    right = (pk.argmax(axis=1) == kinds) & ((kinds >= 13) | (ps.argmax(axis=1) == suits))
+    assert right.mean() >= 0.75  # 86.9% on 3,000 such corners
+
+
+@pytest.mark.parametrize("finnish", [False, True], ids=["standard-indices", "finnish-indices"])
+def test_it_reads_generated_shoe_scans_with_the_cnn(finnish):
+    rng = np.random.default_rng(21 if finnish else 22)
+    results = []
+    for code in CODES:
+        img, label = shoe_image(code, rng, random_style(rng, finnish=finnish))
+        (card,) = recognize(img, CNN)
+        results.append((label["code"], card["code"], card["confidence"]))
+    right = sum(want == got for want, got, _ in results)
+    sure_wrong = [(w, g) for w, g, c in results if g not in (w, "unknown") and c >= 0.9]
+    assert right / len(results) >= 0.6, [(w, g) for w, g, _ in results if w != g]
+    assert len(sure_wrong) <= 1, sure_wrong
