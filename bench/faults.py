@@ -15,7 +15,10 @@ the way the tablet does: open a round, deal cards, decide, settle, pay; every co
 Then checks: every round's document loads and ``next`` fits its state; a settled round's due equals
 its settlement lines; no round with payments but no settlement; every command answered 2xx has its
 audit event (one per round version) and its key is stored with that answer, and retries of a key got
-one same answer; while the database was away the API answered 503 (not 500) and within 20 s.
+one same answer; a request sent while the database was away was answered 503 (not 500, not a hang) or,
+when the database came back before its deadline, with a real answer; every answer within --goal-seconds
+(default 10: the query deadline or the connect timeout, 5 s each, plus one more for a request queued
+behind a worker that is trying the database).
 Prints a summary; exit status 1 when a check fails.
 """
 
@@ -60,6 +63,7 @@ class PausableProxy:
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind(("127.0.0.1", port))
+        self.port = self.sock.getsockname()[1]  # port 0: the one the system chose
         self.sock.listen(128)
         self.sock.settimeout(0.5)
         threading.Thread(target=self._accept, daemon=True).start()
@@ -344,10 +348,11 @@ def main() -> int:
     ap.add_argument("--pauses", type=lambda v: [float(x) for x in v.split(",")], default=[10.0, 25.0],
                     help="database pauses in seconds, comma-separated (default 10,25)")
     ap.add_argument("--json", default="var/faults-result.json")
+    ap.add_argument("--goal-seconds", type=float, default=10.0,
+                    help="slowest acceptable answer to a request sent while the database was away, or in flight")
     args = ap.parse_args()
-    for p in (args.port, args.proxy_port):
-        if not 8740 <= p <= 8749:
-            ap.error("use ports in 8740-8749")
+    if not 1024 <= args.port <= 65535 or not (args.proxy_port == 0 or 1024 <= args.proxy_port <= 65535):
+        ap.error("use unprivileged ports (both listen on 127.0.0.1 only); --proxy-port 0: any free port")
     rng = random.Random(args.seed)
     var_dir = f"/tmp/{args.database}-var"
     Path(var_dir).mkdir(parents=True, exist_ok=True)
@@ -355,7 +360,7 @@ def main() -> int:
     if not args.reuse_db:
         fresh_database(args.pg, args.database, direct_env, 0, log)
     proxy = PausableProxy(args.proxy_port, ("127.0.0.1", 5432))
-    env = server_env(args.database, f"postgres://postgres@127.0.0.1:{args.proxy_port}", args.cache, var_dir)
+    env = server_env(args.database, f"postgres://postgres@127.0.0.1:{proxy.port}", args.cache, var_dir)
     server = Gunicorn(args.port, env, workers=4, log_path=f"{var_dir}/gunicorn.log", timeout=30)
     events: list[dict] = []
     flags = {"db_paused": False, "killing": False, "stop": False}
@@ -377,7 +382,7 @@ def main() -> int:
             threads = [threading.Thread(target=run, args=(tb,), daemon=True) for tb in tablets]
             for th in threads:
                 th.start()
-            log(f"gunicorn on {base} via proxy :{args.proxy_port}; tablets at tables 2 and 3")
+            log(f"gunicorn on {base} via proxy :{proxy.port}; tablets at tables 2 and 3")
             end = time.monotonic() + args.seconds
             kill_until = time.monotonic() + args.seconds * 0.4
             time.sleep(5)
@@ -415,8 +420,9 @@ def main() -> int:
                 pauses.append((round(t - T0, 1), length))
                 log(f"(b) database paused for {length} s")
                 watch(t + length)
-                proxy.resume()
+                # The flag first: a request marked "away" is sent while the proxy still holds every byte.
                 flags["db_paused"] = False
+                proxy.resume()
                 log(f"(b) database back after {time.monotonic() - t:.1f} s")
                 time.sleep(12)
             while time.monotonic() < end:
@@ -439,8 +445,14 @@ def main() -> int:
     results["held_before_pause"] = {"n": len(held), "slowest": max((e.get("seconds", 0) for e in held), default=0),
                                     "statuses": sorted({str(e.get("status")) for e in held})}
     status_away: dict[str, int] = defaultdict(int)
+    back_at = [start + length for start, length in pauses]
+    wrong_away = []
     for e in during:
         status_away[str(e.get("status"))] += 1
+        answered_at = e["t"] + e.get("seconds", 0)
+        came_back = any(e["t"] < end_ <= answered_at + 0.5 for end_ in back_at)  # answered once it was back
+        if e.get("status") != 503 and not (came_back and 0 < e.get("status", 0) < 500):
+            wrong_away.append(e)
     slow_away = max((e.get("seconds", 0) for e in during), default=0)
     status_all: dict[str, int] = defaultdict(int)
     for e in events:
@@ -462,10 +474,12 @@ def main() -> int:
          not results.get("problems_commands")),
         ("500 answers (any time)", str(n500), n500 == 0),
         ("answers to requests sent while the DB was away", json.dumps(dict(status_away)),
-         bool(during) and all(e.get("status") == 503 for e in during)),
-        ("slowest answer while the DB was away", f"{slow_away:.1f} s (goal ≤ 20)", slow_away <= 20),
+         bool(during) and not wrong_away),
+        ("  of which not 503 nor answered once it was back", str(len(wrong_away)), not wrong_away),
+        ("slowest answer while the DB was away", f"{slow_away:.1f} s (goal ≤ {args.goal_seconds:g})",
+         slow_away <= args.goal_seconds),
         ("requests in flight when it went away", json.dumps(results["held_before_pause"]),
-         results["held_before_pause"]["slowest"] <= 20),
+         results["held_before_pause"]["slowest"] <= args.goal_seconds),
         ("commands never answered (gave up)", str(fig.get("unanswered", 0)), fig.get("unanswered", 0) == 0),
     ]
     for p in (results.get("problems_rounds", []) + results.get("problems_commands", []))[:30]:

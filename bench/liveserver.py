@@ -57,7 +57,9 @@ def psql(pg: str, sql: str, database: str = "postgres") -> str:
 
 def fresh_database(pg: str, database: str, env: dict[str, str], history_days: int, log) -> None:
     """Drop and create ``database``, migrate, load the demo (only our own database is touched)."""
-    assert database.startswith("casino_probe"), "the probes only ever recreate their own database"
+    # The probes only ever recreate a database of their own (casino_probe, casino_<worktree>...), never
+    # the application's own "casino".
+    assert database.startswith("casino_") and database != "casino", "the probes only recreate their own database"
     psql(pg, f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{database}' "
              "AND pid <> pg_backend_pid()")
     psql(pg, f'DROP DATABASE IF EXISTS "{database}"')

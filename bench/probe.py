@@ -213,7 +213,7 @@ def tracebacks(log_path: str) -> dict[str, int]:
             continue
         lines = [ln for ln in block.splitlines() if ln.strip()]
         exc = next((ln for ln in reversed(lines) if re.match(r"^[\w.]+(Error|Exception|Exit)\b", ln)), lines[-1])
-        frames = [ln.strip() for ln in lines if ln.strip().startswith("File ") and "/wt-probe/" in ln
+        frames = [ln.strip() for ln in lines if ln.strip().startswith("File ") and str(ROOT) in ln
                   and "/.venv/" not in ln]
         key = f"{exc[:160]}  @ {frames[-1][:160] if frames else '?'}"
         groups[key] = groups.get(key, 0) + 1
@@ -634,8 +634,8 @@ def main() -> int:
     ap.add_argument("--parts", default="abcd")
     ap.add_argument("--json", default="var/probe-result.json", help="where the full result is written")
     args = ap.parse_args()
-    if not 8740 <= args.port <= 8749:
-        ap.error("use a port in 8740-8749")
+    if not 1024 <= args.port <= 65535:
+        ap.error("use an unprivileged port (the server listens on 127.0.0.1 only)")
     var_dir = f"/tmp/{args.database}-var"
     env = server_env(args.database, args.pg, args.cache, var_dir)
     if not args.reuse_db:

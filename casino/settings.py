@@ -38,6 +38,19 @@ def env_bool(name: str, default: bool) -> bool:
     raise ImproperlyConfigured(f"{name}={raw!r} is not a boolean: use 1/0, true/false, yes/no or on/off")
 
 
+def _number(name: str, default: str, *, low: float | None = None, high: float | None = None) -> Decimal:
+    """A decimal number from the environment within [low, high]; anything else is an error at start."""
+    raw = os.environ.get(name, "").strip() or default
+    try:
+        value = Decimal(raw)
+    except InvalidOperation:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a number") from None
+    if not value.is_finite() or (low is not None and value < Decimal(str(low))) or (
+            high is not None and value > Decimal(str(high))):
+        raise ImproperlyConfigured(f"{name}={raw!r} must be between {low} and {high}")
+    return value
+
+
 DEBUG = env_bool("DEBUG", default=False)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
@@ -91,9 +104,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    # A database that is down answers 503 (JSON under /api/, with Retry-After), never a 500.
+    "whitenoise.middleware.WhiteNoiseMiddleware",  # static files need no database
+    # A database that is down or silent answers 503 (JSON under /api/, with Retry-After), never a 500
+    # and never after more than DB_QUERY_DEADLINE seconds.
     "casino.middleware.DatabaseUnavailableMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -165,8 +179,14 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     _options["options"] = (
         _options.get("options", "") + f" -c statement_timeout={int(DB_STATEMENT_TIMEOUT * 1000)}"
     ).strip()
-# Seconds a client is told to wait (Retry-After) when the database is unavailable.
-DB_UNAVAILABLE_RETRY_AFTER = env.int("DB_UNAVAILABLE_RETRY_AFTER", default=5)
+# Seconds a web request waits for any one answer of PostgreSQL (a query, a COMMIT) before it drops the
+# connection and answers 503: the client-side deadline that still works when the server is frozen and
+# its own statement_timeout cannot fire (casino/db_deadline.py).  Requests only: Celery tasks and
+# management commands keep the server-side statement_timeout alone.
+DB_QUERY_DEADLINE = float(_number("DB_QUERY_DEADLINE", "5", low=1, high=300))
+# Seconds a client is told to wait (Retry-After) when the database is unavailable; a worker that found
+# the database unreachable answers 503 at once for as long (casino/middleware.py).
+DB_UNAVAILABLE_RETRY_AFTER = int(_number("DB_UNAVAILABLE_RETRY_AFTER", "5", low=1, high=300))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
@@ -312,19 +332,6 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # version (25 million rounds: about +-0.05% at 95% in a few seconds on two cores) and the strategy
 # of the player's free choices ("improved" or "rule-text").
 THEORY_SIMULATION_ROUNDS = env.int("THEORY_SIMULATION_ROUNDS", default=25_000_000)
-
-def _number(name: str, default: str, *, low: float | None = None, high: float | None = None) -> Decimal:
-    """A decimal number from the environment within [low, high]; anything else is an error at start."""
-    raw = os.environ.get(name, "").strip() or default
-    try:
-        value = Decimal(raw)
-    except InvalidOperation:
-        raise ImproperlyConfigured(f"{name}={raw!r} is not a number") from None
-    if not value.is_finite() or (low is not None and value < Decimal(str(low))) or (
-            high is not None and value > Decimal(str(high))):
-        raise ImproperlyConfigured(f"{name}={raw!r} must be between {low} and {high}")
-    return value
-
 
 # The application's own settings (read through tables/conf.py; every one from the environment).
 PAYOUT_APPROVAL_AMOUNT = _number("PAYOUT_APPROVAL_AMOUNT", "5000.00", low=0.01)  # a line paying this needs a pit boss

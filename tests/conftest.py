@@ -45,6 +45,15 @@ def _no_lockout_unless_asked(request: pytest.FixtureRequest) -> None:
         request.getfixturevalue("settings").AXES_ENABLED = False
 
 
+@pytest.fixture(autouse=True)
+def _database_hold_off_cleared() -> Iterator[None]:
+    """A test that made a worker find the database unreachable must not leave later tests answered 503."""
+    yield
+    from casino.middleware import DatabaseHoldOff
+
+    DatabaseHoldOff.clear()
+
+
 @pytest.fixture
 def lockout(settings: Any) -> Any:
     """django-axes on, as in production: AXES_FAILURE_LIMIT failures of a user name from one address lock it.

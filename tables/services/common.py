@@ -63,7 +63,8 @@ def audit(*, actor: Any, action: str, table: Table | None = None, round: Round |
 
 # Lock order.  Every write takes its row locks in ONE order:
 #
-#     table  →  game (Bluffjack or Contract Rummy)  →  round  →  anything under them (shoe, sessions, ...)
+#     table  →  game (Bluffjack or Contract Rummy)  →  round  →  anything under them (shoe, sessions,
+#     the dealer's user row in ``table_open``, ...)
 #
 # and never locks a row higher in that list after one lower down.  ``_lock_table``, ``_lock_bluffjack``,
 # ``_lock_round`` (and ``services_rummy._lock_game``) are the only ways in, and each takes the locks above

@@ -5,6 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Max
@@ -49,6 +50,12 @@ def table_open(*, table: Table, dealer: Any | None = None, actor: Any) -> TableS
             check_pit_boss(actor)
         elif not (DEALER in roles_of(actor) or is_pit_boss(actor)):
             raise PermissionDenied("only a dealer or a pit boss can open a table")
+        # A dealer holds one table at a time (unique index one_open_session_per_dealer).  Two opens for
+        # the same dealer at two tables lock two different tables, so they serialise on the dealer's row
+        # here (below the table in the lock order; FOR NO KEY UPDATE does not block the sessions' and
+        # audit events' foreign keys to it): else both saw no session elsewhere, both inserted one, and
+        # the second failed the index with a 500 (found by bench/probe.py).
+        list(get_user_model().objects.select_for_update(no_key=True).filter(pk=dealer.pk).values_list("pk", flat=True))
         current = TableSession.objects.select_for_update().filter(table=table, closed_at__isnull=True).first()
         if current is not None:
             if current.dealer_id == dealer.pk:

@@ -17,7 +17,8 @@ REAL_KEY = "a-real-secret-" + "x9" * 30
 
 def _settings_with(monkeypatch: pytest.MonkeyPatch, tmp_path, **env: str) -> ModuleType:  # type: ignore[no-untyped-def]
     for key in ("DATABASE_URL", "CELERY_BROKER_URL", "SECRET_KEY", "HTTPS", "DEBUG", "ALLOWED_HOSTS",
-                "CELERY_TASK_ALWAYS_EAGER", "AXES_FAILURE_LIMIT", "AXES_COOLOFF_MINUTES", "API_TOKEN_TTL_HOURS"):
+                "CELERY_TASK_ALWAYS_EAGER", "AXES_FAILURE_LIMIT", "AXES_COOLOFF_MINUTES", "API_TOKEN_TTL_HOURS",
+                "DB_QUERY_DEADLINE", "DB_UNAVAILABLE_RETRY_AFTER"):
         monkeypatch.delenv(key, raising=False)
     monkeypatch.setenv("CASINO_VAR_DIR", str(tmp_path))
     for key, value in env.items():
@@ -154,3 +155,11 @@ def test_postgresql_gives_up_connecting_and_cancels_long_statements(monkeypatch,
     assert options["connect_timeout"] == 3 and options["options"] == "-c statement_timeout=2500"
     with pytest.raises(Exception, match="DB_STATEMENT_TIMEOUT"):
         _settings_with(monkeypatch, tmp_path, DATABASE_URL=url, DB_STATEMENT_TIMEOUT="-1")
+
+
+def test_a_request_waits_db_query_deadline_seconds_at_most_for_an_answer_of_the_database(monkeypatch, tmp_path) -> None:
+    assert _settings_with(monkeypatch, tmp_path).DB_QUERY_DEADLINE == 5.0
+    assert _settings_with(monkeypatch, tmp_path, DB_QUERY_DEADLINE="2.5").DB_QUERY_DEADLINE == 2.5
+    for bad in ("0", "0.5", "301", "soon", "nan"):
+        with pytest.raises(ImproperlyConfigured, match="DB_QUERY_DEADLINE"):
+            _settings_with(monkeypatch, tmp_path, DB_QUERY_DEADLINE=bad)

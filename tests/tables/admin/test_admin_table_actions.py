@@ -61,6 +61,21 @@ def test_the_close_action_audits_and_ends_the_dealers_session(pit_boss, table_in
     assert event.actor == pit_boss
 
 
+def test_once_the_back_office_closed_the_table_its_dealer_deals_no_more(pit_boss, dealer, table_in_play) -> None:
+    # The hole: the admin's close wrote the status behind the services, the dealer's session stayed open
+    # and the tablet kept dealing at a closed table.
+    from tests.tables.api.conftest import client_for
+
+    rnd = Round.objects.get(table=table_in_play, state=RoundState.IN_PLAY)
+    services.round_cancel(round=rnd, reason="test", actor=pit_boss)
+    assert _action(_client(pit_boss), "close_tables", table_in_play) == ["1 table(s) closed."]
+    tablet = client_for(dealer)
+    response = tablet.post(f"/api/tables/{table_in_play.pk}/rounds/",
+                           {"seats": [{"seat": 1, "wagers": {"main": "10.00"}}]}, format="json")  # fmt: skip
+    assert response.status_code == 403, response.content
+    assert not Round.objects.filter(table=table_in_play, state=RoundState.IN_PLAY).exists()
+
+
 def test_the_open_action_audits(pit_boss) -> None:
     table = TableFactory(status=TableStatus.CLOSED)
     assert _action(_client(pit_boss), "open_tables", table) == ["1 table(s) opened."]

@@ -91,3 +91,42 @@ def test_racing_end_and_next_hand_answers_only_success_or_conflict(bluffjack_aft
     # Exactly one of them happened: the game ended with its one hand, or a second hand opened.
     assert (codes["end"] == 200) == (game.state == GameState.ENDED) == (hands == 1), (codes, game.state, hands)
     assert AuditEvent.objects.filter(action="bluffjack.game.end").count() == (1 if codes["end"] == 200 else 0)
+
+
+def test_opening_two_tables_at_once_for_one_dealer_leaves_one_session_not_a_500(demo_casino, pit_boss, live_server,
+                                                                                monkeypatch):
+    # Found by bench/probe.py: POST /api/tables/1/open/ and /api/tables/3/open/ at once for the same
+    # dealer (the pit boss here) each locked its own table, both saw no session elsewhere, both
+    # inserted one, and the second failed the one-open-session-per-dealer index: 500.
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks need PostgreSQL (SQLite serialises whole-database writes)")
+    from knox.models import AuthToken
+
+    from tables.models import TableSession
+
+    _instance, token = AuthToken.objects.create(user=pit_boss)
+    first, second = demo_casino.tables["finnish-27"], demo_casino.tables["mini-blackjack"]
+    original = services.tables._lock_table
+
+    def slow_lock_table(table: Any) -> Any:  # both requests hold their table before either goes on
+        locked = original(table)
+        time.sleep(0.4)
+        return locked
+
+    monkeypatch.setattr(services.tables, "_lock_table", slow_lock_table)
+    codes: dict[int, int] = {}
+
+    def post(table_id: int) -> None:
+        r = requests.post(f"{live_server.url}/api/tables/{table_id}/open/", json={},
+                          headers={"Authorization": f"Token {token}"}, timeout=60)  # fmt: skip
+        codes[table_id] = r.status_code
+
+    threads = [threading.Thread(target=post, args=(t.pk,)) for t in (first, second)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(codes.values()) == [200, 200], codes
+    # The later open moved the pit boss: one table held, the other session closed.
+    assert TableSession.objects.filter(dealer=pit_boss, closed_at__isnull=True).count() == 1
+    assert TableSession.objects.filter(dealer=pit_boss).count() == 2
