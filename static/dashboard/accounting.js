@@ -22,10 +22,11 @@
       if (!f.name || f.name === "csrfmiddlewaretoken" || f.dataset.path !== undefined) { return; }
       var v = f.value.trim();
       if (v === "") { return; }
-      var parts = f.name.split(".");
-      if (parts.length === 2) {
-        out[parts[0]] = out[parts[0]] || {};
-        out[parts[0]][parts[1]] = parseInt(v, 10);
+      var dot = f.name.indexOf(".");  // "chips.0.50": the group, then the denomination (which has a dot)
+      if (dot > 0) {
+        var group = f.name.slice(0, dot);
+        out[group] = out[group] || {};
+        out[group][f.name.slice(dot + 1)] = parseInt(v, 10);
       } else {
         out[f.name] = f.dataset.int !== undefined ? parseInt(v, 10) : v;
       }

@@ -8,7 +8,6 @@ API (the pit's and the cage's screens) and the back office.
 from __future__ import annotations
 
 from datetime import date
-from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -60,5 +59,5 @@ def accounting(request: HttpRequest) -> HttpResponse:
         "seated": list(sel.seated()), "ratings": ratings,
         "tables": Table.objects.filter(game__slug__in=HOUSE_GAMES).order_by("number"),
         "shifts": sel.SHIFT_NAMES, "current_shift": sel.shift_of(timezone.now())[1],
-        "denominations": [d for d in DENOMINATIONS if Decimal(d) >= 1],
+        "denominations": list(DENOMINATIONS),  # every chip the tray holds, the 0.25 and 0.50 included
     })  # fmt: skip

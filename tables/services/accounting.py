@@ -589,10 +589,11 @@ def report_csv_rows(section: dict[str, Any]) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     for s in section.get("shifts", []):
         rows.append({"section": "reconciliation", "table": s["table_number"],
-                     "period": f"{s['gaming_day']}/{s['shift']}", "win": s["counted"], "theo_win": s["tracked"],
+                     "period": f"{s['shift']} shift", "win": s["counted"], "theo_win": s["tracked"],
                      "drop": s["drop"], "flagged": s["flagged"], "message": s["reason"]})  # fmt: skip
     for h in section.get("holds", []):
-        rows.append({"section": "win-drop", "table": h["table"], "period": h["period"], "win": h["counted_win"],
+        period = {"mtd": "month-to-date", "ytd": "year-to-date"}.get(h["period"], h["period"])  # the hold rows' words
+        rows.append({"section": "win-drop", "table": h["table"], "period": period, "win": h["counted_win"],
                      "drop": h["drop"], "win_to_drop_pct": h["hold_pct"], "theo_win": h["theo_win"],
                      "theo_hold_pct": h["theo_hold_pct"], "z": h["z"], "band_low": h["band_low"],
                      "band_high": h["band_high"], "flagged": h["flagged"], "message": h["reason"]})  # fmt: skip

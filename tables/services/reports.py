@@ -341,6 +341,8 @@ CENT = Decimal("0.01")
 def _csv_value(name: str, value: Any) -> Any:
     if value in (None, ""):
         return ""
+    if isinstance(value, bool):  # a spreadsheet reader's words, not Python's
+        return "yes" if value else "no"
     if name in CSV_MONEY or name in CSV_TWO_PLACES:
         return str(_d(value).quantize(CENT))
     return value
