@@ -68,14 +68,14 @@ def test_ending_a_game_while_its_next_hand_opens_is_a_conflict_not_a_deadlock(
     game_id, token = bluffjack_after_a_hand
     # Widen the race window: whoever locks the table holds it a moment before going on (before the
     # fix the next hand then asked for the game the end had already locked while waiting for the table).
-    original = services.bluffjack._lock_table
+    original = services.common._lock_table
 
     def slow_lock_table(table: Any) -> Any:
         locked = original(table)
         time.sleep(0.4)
         return locked
 
-    monkeypatch.setattr(services.bluffjack, "_lock_table", slow_lock_table)
+    monkeypatch.setattr(services.common, "_lock_table", slow_lock_table)  # _lock_bluffjack looks it up there
     codes = _race(live_server.url, token, game_id, stagger=0.15)
     assert codes == {"hand": 201, "end": 409}, codes
     game = BluffjackGame.objects.get(pk=game_id)
