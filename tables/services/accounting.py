@@ -203,15 +203,20 @@ def _check_step(slip: Slip, table: Table, step: str, actor: Any) -> None:
             raise PermissionDenied(f"only the dealer or a supervisor at table {table.number} receives it")
 
 
+def _lock_slip(pk: int) -> tuple[Table, Slip]:
+    """Lock a slip in the one lock order: its table first, then the slip."""
+    found = Slip.objects.filter(pk=pk).values_list("table_id", flat=True).first()
+    if found is None:
+        raise Slip.DoesNotExist(f"no slip {pk}")
+    table = _lock_table(found)
+    return table, Slip.objects.select_for_update(of=("self",)).get(pk=pk)
+
+
 def slip_sign(*, slip: Slip | int, step: str, actor: Any) -> Slip:
     """Sign one step of a slip: ``dealer``/``supervisor`` on an inventory, ``issued``/``received`` on a transfer."""
     pk = slip.pk if isinstance(slip, Slip) else slip
     with transaction.atomic():
-        found = Slip.objects.filter(pk=pk).values_list("table_id", flat=True).first()
-        if found is None:
-            raise Slip.DoesNotExist(f"no slip {pk}")
-        table = _lock_table(found)
-        the_slip = Slip.objects.select_for_update(of=("self",)).get(pk=pk)
+        table, the_slip = _lock_slip(pk)
         steps = STEPS[the_slip.kind]
         if step not in steps or step == SlipStep.REQUESTED:
             signable = [s for s in steps if s != SlipStep.REQUESTED]
@@ -239,11 +244,7 @@ def slip_void(*, slip: Slip | int, reason: str | None, actor: Any) -> SlipVoid:
     """Void a slip with a reason (a pit boss; the cage for fills and credits); the slip stays on record."""
     pk = slip.pk if isinstance(slip, Slip) else slip
     with transaction.atomic():
-        found = Slip.objects.filter(pk=pk).values_list("table_id", flat=True).first()
-        if found is None:
-            raise Slip.DoesNotExist(f"no slip {pk}")
-        table = _lock_table(found)
-        the_slip = Slip.objects.select_for_update(of=("self",)).get(pk=pk)
+        table, the_slip = _lock_slip(pk)
         if not (is_pit_boss(actor) or (the_slip.kind in TRANSFER_KINDS and is_cage_cashier(actor))):
             raise PermissionDenied("only a pit boss voids a slip (the cage its fills and credits)")
         text = (reason or "").strip()
