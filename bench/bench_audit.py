@@ -3,6 +3,8 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/casino_bench .venv/bin/python bench/bench_audit.py
     ... --rounds 1000000 --tables 100      # the default: one gaming day of 1,000,000 rounds on 100 tables
     ... --keep                             # reuse the rounds already loaded (skip the set-up)
+    ... --celery 2                         # also time the real nightly job: a Celery worker (Redis broker,
+                                           # 2 processes) runs audit_nightly's one task per table, then the report
 
 Set-up (not timed as part of the audit): the database is created and migrated; three tables (Finnish
 27, Unlimited and Mini Blackjack) play ``rounds / tables`` rounds each through the real engines
@@ -158,6 +160,47 @@ def bench_audit() -> None:
     del connection
 
 
+def bench_celery(concurrency: int, broker: str) -> None:
+    """The nightly job as production runs it: ``audit_nightly`` enqueued, a real Celery worker with
+    ``concurrency`` processes audits one table per task, the last one claims the report; timed from
+    enqueueing until the report of the day is done."""
+    import subprocess
+
+    from django.utils import timezone
+
+    from tables.models import AuditReport, ReportStatus, Table
+    from tables.services.audits import gaming_day_of
+
+    day = gaming_day_of(timezone.now())
+    env = {**os.environ, "CELERY_BROKER_URL": broker}
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    subprocess.run([sys.executable, "-m", "celery", "-A", "casino", "purge", "-f"], env=env, cwd=root,
+                   check=True, capture_output=True)
+    worker = subprocess.Popen([sys.executable, "-m", "celery", "-A", "casino", "worker", "--loglevel=WARNING",
+                               f"--concurrency={concurrency}", "--without-gossip", "--without-mingle"],
+                              env=env, cwd=root)
+    try:
+        time.sleep(8)  # the worker's processes are up and have imported Django
+        AuditReport.objects.filter(gaming_day=day).delete()
+        from celery import current_app
+
+        t0 = time.perf_counter()
+        current_app.send_task("tables.audit_nightly", args=[day.isoformat()])
+        while True:
+            time.sleep(0.2)
+            r = AuditReport.objects.filter(gaming_day=day).first()
+            if r is not None and r.status in (ReportStatus.DONE, ReportStatus.FAILED) and r.joined_at:
+                break
+            if time.perf_counter() - t0 > 1800:
+                raise SystemExit("the nightly job did not finish within 30 minutes")
+        took = time.perf_counter() - t0
+        print(f"NIGHTLY JOB (Celery, {concurrency} worker processes): {took:.2f} s for {Table.objects.count()} "
+              f"tables, report {r.status} ({r.summary.get('findings')} findings)", flush=True)
+    finally:
+        worker.terminate()
+        worker.wait(timeout=60)
+
+
 def bench_dashboard(repeat: int = 20) -> None:
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group
@@ -186,11 +229,16 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1_000_000)
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--keep", action="store_true", help="reuse the loaded rounds")
+    parser.add_argument("--celery", type=int, default=0, metavar="N",
+                        help="also run the nightly job on a real Celery worker with N processes")
+    parser.add_argument("--broker", default="redis://127.0.0.1:6379/14", help="the broker for --celery")
     args = parser.parse_args()
     url = os.environ["DATABASE_URL"]
     if not url.startswith("postgres"):
         sys.exit("the benchmark runs on PostgreSQL: set DATABASE_URL=postgres://...")
     ensure_database(url)
+    if args.celery:
+        os.environ["CELERY_BROKER_URL"] = args.broker  # before Django reads its settings
     import django
 
     django.setup()
@@ -203,6 +251,8 @@ def main() -> None:
     if not args.keep or not Round.objects.exists():
         setup(args.rounds, args.tables)
     bench_audit()
+    if args.celery:
+        bench_celery(args.celery, args.broker)
     bench_dashboard()
 
 

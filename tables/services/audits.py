@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field, replace
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
@@ -107,8 +109,38 @@ def periods(day: date) -> list[tuple[str, datetime, datetime]]:
 # Theory
 
 
+# The theory of a (rule set, pay table) pair read during one audit run (``theory_memo``): a table's
+# audit asks for it once per period and bet kind, and a floor's tables share a few pairs.  Only within
+# a run: a pay table's edge may become known (its simulation finishing) between two runs.
+_theory_run: ContextVar[dict[tuple[int, int], dict[str, dict[str, Any]]] | None] = ContextVar(
+    "audit_theory_run", default=None)
+
+
+@contextmanager
+def theory_memo() -> Iterator[None]:
+    """Within the block, ``theory_for`` reads each (rule set, pay table) pair once (an audit run)."""
+    if _theory_run.get() is not None:
+        yield
+        return
+    token = _theory_run.set({})
+    try:
+        yield
+    finally:
+        _theory_run.reset(token)
+
+
 def theory_for(rule_set_id: int, pay_table_id: int) -> dict[str, dict[str, Any]]:
     """Edge and variance per bet kind of a (rule set, pay table) pair, computed once and kept."""
+    memo = _theory_run.get()
+    if memo is None:
+        return _theory_for(rule_set_id, pay_table_id)
+    key = (rule_set_id, pay_table_id)
+    if key not in memo:
+        memo[key] = _theory_for(rule_set_id, pay_table_id)
+    return memo[key]
+
+
+def _theory_for(rule_set_id: int, pay_table_id: int) -> dict[str, dict[str, Any]]:
     found = BetTheory.objects.filter(rule_set_id=rule_set_id, pay_table_id=pay_table_id).first()
     if found is not None:
         return _published_edge(found.bets, rule_set_id, pay_table_id)
@@ -215,17 +247,24 @@ def hold_json(s: HoldSummary) -> dict[str, Any]:
     return out
 
 
-def _drop_for(table: Table, period: str, day: date) -> Decimal | None:
+def _drop_for(table: Table, period: str, day: date,
+              drops: dict[tuple[date, str], Decimal] | None = None) -> Decimal | None:
+    """The counted drop of a period (day, shift or month to date); ``drops``: the month's counts, read once."""
+    if drops is None:
+        drops = month_drops(table, day)
     kind, _, rest = period.partition(":")
     if kind == "day":
-        row = DropCount.objects.filter(table=table, gaming_day=day, shift="").first()
-        return row.amount if row else None
+        return drops.get((day, ""))
     if kind == "shift":
-        row = DropCount.objects.filter(table=table, gaming_day=day, shift=rest.split("/")[1]).first()
-        return row.amount if row else None
-    agg = DropCount.objects.filter(table=table, gaming_day__gte=day.replace(day=1), gaming_day__lte=day, shift="")
-    total = agg.aggregate(s=Sum("amount"))["s"]
-    return total
+        return drops.get((day, rest.split("/")[1]))
+    days = [amount for (d, shift), amount in drops.items() if shift == "" and d <= day]
+    return sum(days, Decimal("0")) if days else None
+
+
+def month_drops(table: Table, day: date) -> dict[tuple[date, str], Decimal]:
+    """The table's drop counts from the first of the month to ``day``, by (gaming day, shift; "" = the day)."""
+    rows = DropCount.objects.filter(table=table, gaming_day__gte=day.replace(day=1), gaming_day__lte=day)
+    return {(d, shift): amount for d, shift, amount in rows.values_list("gaming_day", "shift", "amount")}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -352,7 +391,7 @@ def pace_for(table: Table, start: datetime, end: datetime) -> list[dict[str, Any
 def _store(kind: str, table: Table, period: str, day: date, start: datetime, end: datetime,
            summary: dict[str, Any], findings: list[dict[str, Any]]) -> AuditResult:
     """Create or replace the result of (kind, table, period) with its findings; acknowledgements survive."""
-    with transaction.atomic():
+    with transaction.atomic(savepoint=False):
         result, created = AuditResult.objects.select_for_update().get_or_create(
             kind=kind, table=table, period=period,
             defaults={"gaming_day": day, "starts": start, "ends": end, "summary": summary,
@@ -374,6 +413,9 @@ def _store(kind: str, table: Table, period: str, day: date, start: datetime, end
             prev = old.get(key)
             if prev is not None and prev.pk not in kept:
                 kept.add(prev.pk)
+                if (prev.severity, prev.message, prev.data) == (f["severity"], f["message"][:500], f.get("data", {})) \
+                        and prev.found_at is not None:
+                    continue  # found again as it was: nothing to write
                 AuditFinding.objects.filter(pk=prev.pk).update(
                     severity=f["severity"], message=f["message"][:500], data=f.get("data", {}),
                     found_at=prev.found_at or found_at(f))  # fmt: skip
@@ -382,7 +424,8 @@ def _store(kind: str, table: Table, period: str, day: date, start: datetime, end
                 result=result, table=table, rule=f["rule"], severity=f["severity"], message=f["message"][:500],
                 shoe_id=f.get("shoe_id"), round_id=f.get("round_id"), data=f.get("data", {}), found_at=found_at(f),
             ))  # fmt: skip
-        result.findings.exclude(pk__in=kept).delete()
+        if len(kept) < len(old):
+            result.findings.exclude(pk__in=kept).delete()
         created_rows = AuditFinding.objects.bulk_create(rows)
         if created_rows:
             from tables.services.push import publish
@@ -417,7 +460,8 @@ def audit_table_day(table_id: int, day: date) -> dict[str, Any]:
             with connection.cursor() as cur:
                 cur.execute("SET LOCAL random_page_cost = %s",
                             [conf.audit_pg_random_page_cost()])
-        return _audit_table_day(table_id, day)
+        with theory_memo():
+            return _audit_table_day(table_id, day)
 
 
 def _audit_table_day(table_id: int, day: date) -> dict[str, Any]:
@@ -452,8 +496,9 @@ def _audit_table_day(table_id: int, day: date) -> dict[str, Any]:
             day_totals.add(t)
         mtd = hold_buckets(table, ps[4][1], [start])[0] if ps[4][1] < start else HoldTotals()
         mtd.add(day_totals)
+        drops = month_drops(table, day)
         for (period, a, b), totals in zip(ps, [day_totals, *shifts, mtd], strict=True):
-            h = hold_verdict(totals, drop=_drop_for(table, period, day))
+            h = hold_verdict(totals, drop=_drop_for(table, period, day, drops))
             hj = hold_json(h)
             hf = []
             if h.flagged:
@@ -486,4 +531,5 @@ def _audit_table_day(table_id: int, day: date) -> dict[str, Any]:
 def audit_floor_day(day: date, table_ids: Iterable[int] | None = None) -> list[dict[str, Any]]:
     """The audits of every table for a gaming day, in this process (what ``run_audit`` does)."""
     ids = list(table_ids) if table_ids is not None else list(Table.objects.order_by("pk").values_list("pk", flat=True))
-    return [audit_table_day(pk, day) for pk in ids]
+    with theory_memo():
+        return [audit_table_day(pk, day) for pk in ids]
