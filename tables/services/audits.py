@@ -398,10 +398,14 @@ def _store(kind: str, table: Table, period: str, day: date, start: datetime, end
                       "flagged": bool(findings)},
         )  # fmt: skip
         if not created:
+            now = timezone.now()
             AuditResult.objects.filter(pk=result.pk).update(
                 gaming_day=day, starts=start, ends=end, summary=summary, flagged=bool(findings),
-                runs=F("runs") + 1, computed_at=timezone.now(),
+                runs=F("runs") + 1, computed_at=now,
             )  # fmt: skip
+            # The row as written (the caller reads it back; the row is locked, so ``runs`` is exact).
+            result.gaming_day, result.starts, result.ends, result.summary = day, start, end, summary
+            result.flagged, result.runs, result.computed_at = bool(findings), result.runs + 1, now
         # A re-run keeps the findings it finds again (same rule, shoe and round): their row, so the
         # dashboard's alert ids stay, their first-found time and their acknowledgement; it refreshes
         # their text and drops the ones no longer found.
@@ -432,7 +436,6 @@ def _store(kind: str, table: Table, period: str, day: date, start: datetime, end
 
             tid = table.pk
             transaction.on_commit(lambda: publish(table_id=tid, kind="findings", data={"new": len(created_rows)}))
-        result.refresh_from_db()
         return result
 
 
