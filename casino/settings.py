@@ -350,6 +350,10 @@ AUDIT_REPORT_RECIPIENTS = env.list("AUDIT_REPORT_RECIPIENTS", default=[])
 # tracked win of the rounds by this much before a shift is flagged (currency units; 0 flags any cent).
 ACCOUNTING_WIN_TOLERANCE = _number("ACCOUNTING_WIN_TOLERANCE", "1.00", low=0, high=1_000_000)
 THEORY_STRATEGY = env.str("THEORY_STRATEGY", default="improved")
+# Idempotency records (each write's first answer, replayed to a retry with the same Idempotency-Key)
+# are kept this many hours, then purged hourly (tables.purge_idempotency): a retry comes within
+# seconds, and the records were two thirds of the database's growth (docs/floor-scale.md).
+IDEMPOTENCY_KEEP_HOURS = int(_number("IDEMPOTENCY_KEEP_HOURS", "24", low=1, high=24 * 90))
 # Maker-checker: publishing a rule set or pay table needs a second games manager's approval.
 PUBLISH_NEEDS_SECOND_APPROVAL = env_bool("PUBLISH_NEEDS_SECOND_APPROVAL", default=True)
 

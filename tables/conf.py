@@ -70,3 +70,8 @@ def accounting_win_tolerance() -> Decimal:
 def publish_needs_second_approval() -> bool:
     """Publishing a rule set or pay table waits for a second games manager (maker-checker)."""
     return bool(settings.PUBLISH_NEEDS_SECOND_APPROVAL)
+
+
+def idempotency_keep_hours() -> int:
+    """How long a write's stored first answer is kept for retries before the hourly purge drops it."""
+    return int(settings.IDEMPOTENCY_KEEP_HOURS)

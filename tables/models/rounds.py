@@ -120,8 +120,11 @@ class Round(models.Model):
         ordering = ["table", "-number"]
         constraints = [models.UniqueConstraint(fields=["table", "number"], name="round_number_per_table")]
         # opened_at: the floor's rounds-this-hour and the rounds search by date (tables/selectors/floor_live.py).
+        # (table, opened_at): a table's rounds of a period, what every audit and the hold read; without
+        # it a table's day is found by scanning all of the table's rounds of every day kept.
         indexes = [models.Index(fields=["table", "state"]), models.Index(fields=["state", "paused_at"]),
-                   models.Index(fields=["opened_at"], name="round_opened_at")]
+                   models.Index(fields=["opened_at"], name="round_opened_at"),
+                   models.Index(fields=["table", "opened_at"], name="round_table_opened_at")]
 
     def __str__(self) -> str:
         return f"{self.table} round {self.number}"
@@ -306,7 +309,7 @@ class IdempotencyKey(models.Model):
     path = models.CharField(max_length=255)
     status_code = models.PositiveSmallIntegerField(null=True, blank=True)
     response = models.JSONField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)  # the hourly purge reads by age
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "key"], name="idempotency_key_per_user")]

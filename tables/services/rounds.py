@@ -562,3 +562,23 @@ def round_settle_interrupted(*, round: Round | int, actor: Any | None = None) ->
         audit(actor=actor, action="round.interrupted", table=round.table, round=round,
               payload={"outcome": outcome, "auto_stands": stood, "rule": "mini-blackjack 48 h"})
         return outcome
+
+
+def purge_idempotency_records(now: Any = None, *, batch: int = 5000) -> int:
+    """Delete the idempotency records older than ``IDEMPOTENCY_KEEP_HOURS``, in short batches; how many.
+
+    A record only serves a retry of its write, which comes within seconds; after the purge the same key
+    would run as a new request, which no tablet sends a day later.  The rounds, their cards, decisions,
+    payments and audit events are untouched."""
+    from datetime import timedelta
+
+    from tables import conf
+    from tables.models import IdempotencyKey
+
+    cutoff = (now or timezone.now()) - timedelta(hours=conf.idempotency_keep_hours())
+    deleted = 0
+    while True:
+        ids = list(IdempotencyKey.objects.filter(created_at__lt=cutoff).order_by("pk").values_list("pk", flat=True)[:batch])
+        if not ids:
+            return deleted
+        deleted += IdempotencyKey.objects.filter(pk__in=ids).delete()[0]

@@ -43,3 +43,11 @@ def settle_interrupted_rounds() -> dict[str, Any]:
         outcome = round_settle_interrupted(round=pk)
         outcomes[outcome] = outcomes.get(outcome, 0) + 1
     return {"rounds": sum(outcomes.values()), **outcomes}
+
+
+@shared_task(name="tables.purge_idempotency", acks_late=True, soft_time_limit=300, time_limit=360, **RETRY)
+def purge_idempotency() -> dict[str, Any]:
+    """Drop the stored first answers of writes older than ``IDEMPOTENCY_KEEP_HOURS`` (beat: hourly)."""
+    from tables.services.rounds import purge_idempotency_records
+
+    return {"deleted": purge_idempotency_records()}
