@@ -64,13 +64,15 @@ def _shoe_before(round: Round) -> EngineShoe | None:
     return EngineShoe.from_dealt(spec, [parse_card(c) for c in codes])
 
 
-def round_state(round: Round) -> Any:
-    """The engine's live state of the round: its setup, then every card and decision in order."""
+def round_state(round: Round, cards: list[RoundCard] | None = None,
+                decisions: list[Decision] | None = None) -> Any:
+    """The engine's live state of the round: its setup, then every card and decision in order (``cards``
+    and ``decisions``: the round's rows when the caller has just read them)."""
     state = live.start(round.game, round.rules, round.pay_table_lines, round.table_minimum, round.setup,
                        _shoe_before(round))  # fmt: skip
     events: list[tuple[int, int, Any]] = sorted(
-        [(c.seq, 1, c) for c in RoundCard.objects.filter(round=round)]
-        + [(d.seq, 0, d) for d in Decision.objects.filter(round=round)],
+        [(c.seq, 1, c) for c in (RoundCard.objects.filter(round=round) if cards is None else cards)]
+        + [(d.seq, 0, d) for d in (Decision.objects.filter(round=round) if decisions is None else decisions)],
         key=lambda e: (e[0], e[1]),
     )
     # A hit or double is stored as its decision followed by its card, whichever route the card took
@@ -134,7 +136,7 @@ def round_document(rnd: Round) -> dict[str, Any]:
     approvals = list(rnd.approvals.select_related("approved_by").order_by("approved_at"))
     doc = _document(rnd, cards, decisions, lines, payments, approvals)
     doc["rejections"] = round_rejections(rnd)
-    _add_view(rnd, doc)
+    _add_view(rnd, doc, cards, decisions)
     return doc
 
 
@@ -146,12 +148,13 @@ def round_rejections(rnd: Round) -> list[dict[str, Any]]:
              "current": r.round_version == rnd.version} for r in rows]  # fmt: skip
 
 
-def _add_view(rnd: Round, doc: dict[str, Any]) -> None:
+def _add_view(rnd: Round, doc: dict[str, Any], cards: list[RoundCard] | None = None,
+              decisions: list[Decision] | None = None) -> None:
     """What the tablet shows in words, derived from the engine's live state (the services' replay):
     ``view`` (hands with totals, split hands labelled, the hole card face down until the dealer
     plays), each card's ``hand``/``face_up``, and ``next.text``/``next.labels``."""
     try:
-        state = round_state(rnd)
+        state = round_state(rnd, cards, decisions)
     except Exception:  # noqa: BLE001 - a round the engine cannot rebuild is still shown, without the view
         state = None
     setup = rnd.setup or {}
