@@ -94,6 +94,11 @@ def db_size(pg: str, db: str) -> int:
     return int(psql(pg, f"SELECT pg_database_size('{db}')").strip())
 
 
+def idempotency_size(pg: str, db: str) -> int:
+    """The idempotency records' share (purged after IDEMPOTENCY_KEEP_HOURS: not part of the kept growth)."""
+    return int(psql(pg, "SELECT pg_total_relation_size('tables_idempotencykey')", database=db).strip())
+
+
 def count_rounds(pg: str, db: str) -> int:
     return int(psql(pg, "SELECT count(*) FROM tables_round", database=db).strip())
 
@@ -286,6 +291,7 @@ def main() -> int:
             tb.post(f"/api/tables/{tb.table}/shuffle/", {"reason": "load: first shoe"})
         stats["commands"].clear()
         size0, rounds0 = db_size(args.pg, args.database), count_rounds(args.pg, args.database)
+        idem0 = idempotency_size(args.pg, args.database)
 
         latencies: list[float] = []
         counts: dict = {}
@@ -324,10 +330,12 @@ def main() -> int:
         elapsed = time.monotonic() - start
         size1, rounds1 = db_size(args.pg, args.database), count_rounds(args.pg, args.database)
         per_round = (size1 - size0) / max(1, rounds1 - rounds0)
+        kept_per_round = (size1 - size0 - (idempotency_size(args.pg, args.database) - idem0)) / max(1, rounds1 - rounds0)
         day_rounds = args.tables * args.rate * 24
         events_each = sorted(counts.values())
         result.update({
             "seconds": round(elapsed, 1), "rounds": stats["rounds"], "rounds_per_second": round(stats["rounds"] / elapsed, 2),
+            "target_rounds_per_second": round(args.tables * args.rate / 3600, 2),
             "commands": summary(stats["commands"]), "commands_per_second": round(len(stats["commands"]) / elapsed, 1),
             "errors_5xx_or_network": stats["errors"], "refused": stats["refused"],
             "push_latency_s": summary(latencies), "events_per_dashboard_min_max": [events_each[0], events_each[-1]]
@@ -335,6 +343,8 @@ def main() -> int:
             "floor_feed_s": summary(feed_times),
             "db_bytes_per_round": round(per_round), "db_growth_per_gaming_day_mb_this_floor": round(per_round * day_rounds / 2**20),
             "db_growth_per_gaming_day_mb_500_tables": round(per_round * 500 * 60 * 24 / 2**20),
+            "db_bytes_per_round_kept": round(kept_per_round),
+            "db_kept_per_gaming_day_mb_500_tables": round(kept_per_round * 500 * 60 * 24 / 2**20),
         })
         log(json.dumps({k: v for k, v in result.items() if k != "args"}, indent=1))
     finally:
