@@ -5,7 +5,15 @@ from __future__ import annotations
 import pytest
 
 from tables.engine.cards import parse_card, parse_cards
-from tables.engine.enrolment import DECKS, card_words, check_namable, deck_cards, deck_for_game, name_scan, remaining
+from tables.engine.enrolment import (
+    DECKS,
+    card_words,
+    check_namable,
+    deck_cards,
+    deck_for_game,
+    name_scan,
+    remaining,
+)
 from tables.engine.errors import InvalidInput
 from tables.engine.games import GAMES
 
