@@ -105,7 +105,8 @@
     let guesses = [];
     let hint = "";
     if (s && s.duplicate_of) {
-      say(`You already scanned ${s.duplicate_words} (scan ${s.seq} looks the same).`, "warn");
+      const earlier = (doc.grid.find((c) => c.code === s.duplicate_of) || { scans: [] }).scans;
+      say(`You already scanned ${s.duplicate_words}${earlier.length ? ` (scan ${earlier.join(", ")})` : ""}: scan ${s.seq} looks the same.`, "warn");
       actions.push(el("button", { class: "btn primary big", type: "button", id: "btn-replace",
         text: `Keep this scan as ${s.duplicate_words}`, onclick: () => answer(s.seq, s.duplicate_of, true) }));
       actions.push(el("button", { class: "btn big", type: "button", id: "btn-drop", text: "Drop this scan",
