@@ -152,6 +152,7 @@
     const complete = open && !missing && !d.waiting.length;
     for (const id of ["scan-label", "btn-camera", "session-actions"]) $(id).hidden = !open;
     $("btn-undo").disabled = !d.scans.length;
+    if (complete && $("finish").hidden) $("finish-name").value = d.name;
     $("finish").hidden = !complete;
     $("done").hidden = d.status !== "finished";
     if (!open) stopCamera();
@@ -211,7 +212,8 @@
   async function finish() {
     $("btn-finish").disabled = true;
     say("Learning the deck: this takes a few seconds…");
-    const r = await call("POST", url("finish/"), {});
+    const name = $("finish-name").value.trim();
+    const r = await call("POST", url("finish/"), name && name !== doc.name ? { name } : {});
     $("btn-finish").disabled = false;
     if (r.ok) { localStorage.setItem(DONE_KEY, String(r.data.id)); draw(r.data); } else say("");
   }

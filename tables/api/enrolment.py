@@ -113,6 +113,11 @@ class AssignInput(StrictInput):
     pass
 
 
+class FinishInput(StrictInput):
+    name = serializers.CharField(max_length=80, required=False,
+                                 help_text="rename the design before it is stored (a name taken meanwhile)")
+
+
 class ScanAnswerSerializer(serializers.Serializer):
     enrolment = EnrolmentSerializer()
     scan = serializers.IntegerField()
@@ -280,11 +285,12 @@ class EnrolmentAbandonView(ApiView):
 class EnrolmentFinishView(ApiView):
     """Every card named: enrol the deck (seconds of work, outside any transaction) and store the design."""
 
-    @extend_schema(operation_id="enrolments_finish", request=None, parameters=[IDEMPOTENCY],
+    @extend_schema(operation_id="enrolments_finish", request=FinishInput,
                    responses={200: EnrolmentSerializer, **ERRORS}, tags=["enrolment"])  # fmt: skip
     def post(self, request: Request, pk: int, sid: int) -> Response:
         session = _session(request, pk, sid)
-        enrolment.enrolment_finish(session=session, actor=request.user)
+        data = _valid(FinishInput, request)
+        enrolment.enrolment_finish(session=session, actor=request.user, name=data.get("name"))
         return _answer(session)
 
 

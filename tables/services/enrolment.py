@@ -71,6 +71,10 @@ def enrolment_start(*, table: Table, name: str, deck_slug: str, actor: Any) -> E
     casino = table.pit.casino
     if DeckDesign.objects.filter(casino=casino, name=name[:80]).exists():
         raise InvalidInput(f"{casino} already has a deck design named {name!r}: choose another name", field="name")
+    namesake = EnrolmentSession.objects.filter(casino=casino, name=name[:80], status=EnrolmentStatus.OPEN).first()
+    if namesake is not None:
+        raise InvalidInput(f"an enrolment of a design named {name!r} is already open at Table {namesake.table.number}: "
+                           "choose another name", field="name")  # fmt: skip
     with transaction.atomic():
         open_here = EnrolmentSession.objects.select_for_update().filter(table=table, status=EnrolmentStatus.OPEN)
         if open_here.exists():
@@ -227,11 +231,14 @@ def _in_words(message: str, scans: Iterable[EnrolmentScan]) -> str:
     return message
 
 
-def enrolment_finish(*, session: EnrolmentSession | int, actor: Any) -> DeckDesign:
+def enrolment_finish(*, session: EnrolmentSession | int, actor: Any, name: str | None = None) -> DeckDesign:
     """Enrol the named scans and store the design: rights and completeness first, the profile built
     outside any transaction (``decks.deck_profile_enrol``, as for a ZIP), then one write
-    (``decks.deck_design_create``, as for a ZIP) that also closes the session."""
+    (``decks.deck_design_create``, as for a ZIP) that also closes the session.  ``name``, when given,
+    renames the design first (a name taken meanwhile in the back office)."""
     check_enrol_right(actor)
+    if name is not None and not name.strip():
+        raise InvalidInput("name the deck design (as the back office will list it)", field="name")
     session = EnrolmentSession.objects.select_related("casino", "table").get(
         pk=session.pk if isinstance(session, EnrolmentSession) else session)
     _require_open(session)
@@ -254,10 +261,12 @@ def enrolment_finish(*, session: EnrolmentSession | int, actor: Any) -> DeckDesi
         now = [(s.seq, s.code, s.sha256) for s in session.scans.order_by("seq")]
         if now != seen:
             raise Conflict("the scans changed while the deck was being enrolled: finish again")
+        if name is not None:
+            session.name = name.strip()[:80]
         design = decks.deck_design_create(casino=session.casino, name=session.name, enrolled=enrolled, actor=actor)
         session.status, session.design, session.ended_at = EnrolmentStatus.FINISHED, design, timezone.now()
         session.version += 1
-        session.save(update_fields=["status", "design", "ended_at", "version"])
+        session.save(update_fields=["status", "design", "ended_at", "version", "name"])
         _event(session, actor, "finish", design=design.pk, scans=len(scans),
                seconds=round((session.ended_at - session.started_at).total_seconds()))  # fmt: skip
     return design

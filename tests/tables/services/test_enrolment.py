@@ -168,3 +168,58 @@ def test_a_design_goes_only_to_a_table_of_its_casino_and_with_the_back_office_ri
     decks.table_deck_design_set(table=table, design=design, actor=games_manager)
     table.refresh_from_db()
     assert table.deck_design == design
+
+
+def _complete(session: Any, actor: Any, image: bytes) -> None:
+    """Every card of the session's deck named, straight in the database (one image for all: the profile
+    builder is replaced where this is used)."""
+    from django.core.files.base import ContentFile
+
+    from tables.selectors.enrolment import missing_cards
+
+    for seq, card in enumerate(missing_cards(session), start=1):
+        scan = EnrolmentScan(session=session, seq=seq, sha256=f"{seq:064d}", code=card.code, named_by="person",
+                             uploaded_by=actor)  # fmt: skip
+        scan.image.save(f"{seq}.png", ContentFile(image), save=False)
+        scan.save()
+
+
+def test_the_readers_complaint_about_one_scan_is_said_of_that_scan_and_card(demo_casino, games_manager, deck,
+                                                                            monkeypatch):  # fmt: skip
+    session = _start(demo_casino.tables["bluffjack"], games_manager, deck_slug="standard")
+    _complete(session, games_manager, deck[0][1])
+    seven = session.scans.get(code="7H")
+
+    def complaint(files: Any, labels: Any, **kwargs: Any) -> Any:
+        name = next(i["file"] for i in labels["images"] if i["code"] == "7H")
+        raise InvalidInput(f"{name}: no card found (give its corners in labels.json)", field="archive")
+
+    monkeypatch.setattr(decks, "deck_profile_enrol", complaint)
+    with pytest.raises(InvalidInput) as err:
+        enrolment.enrolment_finish(session=session, actor=games_manager)
+    assert err.value.field == "scans"
+    assert err.value.message == (f"scan {seven.seq} (the 7 of hearts): no card found; drop it and scan that card "
+                                 "again")  # fmt: skip
+    session.refresh_from_db()
+    assert session.status == EnrolmentStatus.OPEN and not DeckDesign.objects.exists()
+
+
+def test_a_name_in_use_is_refused_at_the_start_and_a_clash_at_the_end_leaves_the_session_open(
+        demo_casino, games_manager, deck, monkeypatch):  # fmt: skip
+    session = _start(demo_casino.tables["bluffjack"], games_manager, name="Red back", deck_slug="standard")
+    with pytest.raises(InvalidInput, match="already open at Table") as err:
+        _start(demo_casino.tables["finnish-27"], games_manager, name="Red back")
+    assert err.value.field == "name"
+    _complete(session, games_manager, deck[0][1])
+    fake = decks.EnrolledProfile(b"profile", "ab" * 32, {"2S": 1}, 3)
+    monkeypatch.setattr(decks, "deck_profile_enrol", lambda *a, **k: fake)
+    DeckDesign.objects.create(casino=demo_casino.casino, name="Red back", profile="x", profile_sha256="0",
+                              created_by=games_manager)  # made meanwhile in the back office  # fmt: skip
+    with pytest.raises(Conflict, match="already has a deck design named"):
+        enrolment.enrolment_finish(session=session, actor=games_manager)
+    session.refresh_from_db()
+    assert session.status == EnrolmentStatus.OPEN
+    with pytest.raises(InvalidInput, match="already has a deck design named"):
+        _start(demo_casino.tables["finnish-27"], games_manager, name="Red back")
+    design = enrolment.enrolment_finish(session=session, actor=games_manager, name="Red back, second")
+    assert design.name == "Red back, second" and session.scans.count() == 52
