@@ -149,7 +149,7 @@ def deck_profile_enrol(files: dict[str, bytes], labels: dict[str, Any], *,
         except ValueError as exc:  # the reader names the file and field of bad input
             raise InvalidInput(str(exc).replace(f"{folder}/", ""), field="archive") from None
         profile.meta.update(meta or {})
-        profile.meta["sources"] = ["tablet enrolment" if meta else "archive"]  # not the temporary folder
+        profile.meta["sources"] = [str((meta or {}).get("source", "archive"))]  # not the temporary folder
         saved = profile.save(folder / "deck.profile")
         data = saved.read_bytes()
     cards = {str(k): int(v) for k, v in profile.meta.get("cards", {}).items()}

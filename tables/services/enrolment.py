@@ -27,7 +27,7 @@ from tables.errors import Conflict
 from tables.models import DeckDesign, EnrolmentScan, EnrolmentSession, EnrolmentStatus, Table
 from tables.selectors.enrolment import missing_cards
 from tables.services import decks
-from tables.services.common import audit, scan_confidence
+from tables.services.common import _lock_table, audit, scan_confidence
 from tables.services.scans import ScanReading
 
 
@@ -76,9 +76,10 @@ def enrolment_start(*, table: Table, name: str, deck_slug: str, actor: Any) -> E
         raise InvalidInput(f"an enrolment of a design named {name!r} is already open at Table {namesake.table.number}: "
                            "choose another name", field="name")  # fmt: skip
     with transaction.atomic():
-        open_here = EnrolmentSession.objects.select_for_update().filter(table=table, status=EnrolmentStatus.OPEN)
-        if open_here.exists():
-            raise Conflict(f"an enrolment of {open_here[0].name!r} is already open at {table}: go on with it "
+        _lock_table(table)  # one start at a time per table
+        open_here = EnrolmentSession.objects.filter(table=table, status=EnrolmentStatus.OPEN).first()
+        if open_here is not None:
+            raise Conflict(f"an enrolment of {open_here.name!r} is already open at {table}: go on with it "
                            "or abandon it first")  # fmt: skip
         session = EnrolmentSession.objects.create(casino=casino, table=table, name=name[:80], deck=kind.slug,
                                                   started_by=actor)  # fmt: skip
