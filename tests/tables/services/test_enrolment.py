@@ -223,3 +223,23 @@ def test_a_name_in_use_is_refused_at_the_start_and_a_clash_at_the_end_leaves_the
         _start(demo_casino.tables["finnish-27"], games_manager, name="Red back")
     design = enrolment.enrolment_finish(session=session, actor=games_manager, name="Red back, second")
     assert design.name == "Red back, second" and session.scans.count() == 52
+
+
+def test_a_deck_with_finnish_indices_and_jokers_without_index_is_enrolled_as_such(demo_casino, games_manager,
+                                                                                 tmp_path):  # fmt: skip
+    from vision.profile import load_profile
+
+    generate(tmp_path / "deck", "shoe", 106, seed=23, design=1, finnish=True)
+    labels = json.loads((tmp_path / "deck" / "labels.json").read_text())["images"]
+    table = demo_casino.tables["finnish-27"]
+    session = _start(table, games_manager, name="Finnish deck", deck_slug="finnish")
+    for item in [*labels[:53], labels[105]]:
+        scan = enrolment.enrolment_scan(session=session, reading=scan_read((tmp_path / "deck" / item["file"]).read_bytes()),
+                                        actor=games_manager)  # fmt: skip
+        if scan.code:
+            assert scan.code == _code(item["code"])
+        else:
+            enrolment.enrolment_name(session=session, seq=scan.seq, code=item["code"], actor=games_manager)
+    design = enrolment.enrolment_finish(session=session, actor=games_manager)
+    meta = load_profile(design.profile.path).meta
+    assert meta["deck"] == "finnish" and meta["finnish_indices"] is True and meta["cards"]["JK"] == 2
