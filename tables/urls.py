@@ -15,6 +15,7 @@ urlpatterns = [
     path("tablet/login/", views.TabletLoginView.as_view(), name="tablet-login"),
     path("tablet/logout/", LogoutView.as_view(next_page="/tablet/login/"), name="tablet-logout"),
     path("tablet/tables/<int:pk>/", views.tablet_table, name="tablet-table"),
+    path("tablet/tables/<int:pk>/enrol/", views.tablet_enrol, name="tablet-enrol"),
     path("logout/", LogoutView.as_view(next_page="/"), name="logout"),
     path("", landing, name="landing"),
     # Browsers ask for /favicon.ico on every page: our own icon rather than a 404 in every console.

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import accounting, bluffjack, events, rounds, rummy, shoe_feed, tables, tablet
+from . import accounting, bluffjack, enrolment, events, rounds, rummy, shoe_feed, tables, tablet
 from .auth import LogoutAllView, LogoutView, TokenView
 from .rummy import RummyCheckView
 from .verify import RoundVerifyView
@@ -61,4 +61,19 @@ urlpatterns: list = [
     path("ratings/<int:pk>/pause/", accounting.RatingPauseView.as_view(), name="api-rating-pause"),
     path("ratings/<int:pk>/resume/", accounting.RatingResumeView.as_view(), name="api-rating-resume"),
     path("ratings/<int:pk>/close/", accounting.RatingCloseView.as_view(), name="api-rating-close"),
+]
+
+# Deck enrolment at the tablet (docs/tablet.md "Enrol a new deck").
+_ENROL = "tables/<int:pk>/enrolments/<int:sid>/"
+urlpatterns += [
+    path("tables/<int:pk>/enrolments/", enrolment.EnrolmentsView.as_view(), name="api-enrolments"),
+    path(_ENROL, enrolment.EnrolmentView.as_view(), name="api-enrolment"),
+    path(f"{_ENROL}scans/", enrolment.EnrolmentScanView.as_view(), name="api-enrolment-scan"),
+    path(f"{_ENROL}scans/<int:seq>/", enrolment.EnrolmentScanNameView.as_view(), name="api-enrolment-scan-name"),
+    path(f"{_ENROL}scans/<int:seq>/image/", enrolment.EnrolmentScanImageView.as_view(),
+         name="api-enrolment-scan-image"),
+    path(f"{_ENROL}undo/", enrolment.EnrolmentUndoView.as_view(), name="api-enrolment-undo"),
+    path(f"{_ENROL}abandon/", enrolment.EnrolmentAbandonView.as_view(), name="api-enrolment-abandon"),
+    path(f"{_ENROL}finish/", enrolment.EnrolmentFinishView.as_view(), name="api-enrolment-finish"),
+    path(f"{_ENROL}assign/", enrolment.EnrolmentAssignView.as_view(), name="api-enrolment-assign"),
 ]

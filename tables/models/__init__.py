@@ -109,9 +109,9 @@ from .games import BluffjackGame, GameState, RummyAction, RummyDeal, RummyGame  
 __all__ += ["BluffjackGame", "GameState", "RummyAction", "RummyDeal", "RummyGame"]
 
 # Deck designs the reader has learned (enrolment profiles): tables/models/decks.py.
-from .decks import DeckDesign  # noqa: E402
+from .decks import DeckDesign, EnrolmentScan, EnrolmentSession, EnrolmentStatus  # noqa: E402
 
-__all__ += ["DeckDesign"]
+__all__ += ["DeckDesign", "EnrolmentScan", "EnrolmentSession", "EnrolmentStatus"]
 
 # Table accounting (inventory, fills, credits) and player ratings: tables/models/accounting.py.
 from .accounting import (  # noqa: E402

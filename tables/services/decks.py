@@ -26,14 +26,29 @@ from django.db import IntegrityError, transaction
 from tables.engine.cards import parse_card
 from tables.engine.errors import InvalidInput
 from tables.errors import Conflict
-from tables.models import Casino, DeckDesign
-from tables.services.common import audit
+from tables.models import Casino, DeckDesign, Table
+from tables.services.common import _lock_table, audit
 from tables.services.scans import check_image_header
 
 MAX_ARCHIVE_BYTES = 64 * 1024 * 1024
 MAX_MEMBERS = 240  # a few decks' worth of single-card scans
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
 ENROL_RIGHT = "tables.add_deckdesign"
+# Giving a table its design: the rights the back office asks for the table's "deck design" field (it is
+# editable by who may change tables and add them: the games manager, not the pit boss who opens them).
+ASSIGN_RIGHTS = ("tables.change_table", "tables.add_table")
+
+
+def check_enrol_right(actor: Any) -> None:
+    """Refuse unless the actor may enrol a deck design (games managers)."""
+    if not actor.has_perm(ENROL_RIGHT):
+        raise PermissionDenied("enrolling a deck design needs a games manager")
+
+
+def check_assign_right(actor: Any) -> None:
+    """Refuse unless the actor may give a table its deck design (as in the back office)."""
+    if not actor.has_perms(ASSIGN_RIGHTS):
+        raise PermissionDenied("giving a table its deck design needs a games manager")
 
 
 @dataclass(frozen=True)
@@ -104,7 +119,16 @@ def _labels(files: dict[str, bytes]) -> dict[str, Any]:
 def deck_profile_build(archive: bytes) -> EnrolledProfile:
     """Enrol the scans of an archive: check every file, then build the profile (no database work)."""
     files = _members(archive)
-    labels = _labels(files)
+    return deck_profile_enrol(files, _labels(files))
+
+
+def deck_profile_enrol(files: dict[str, bytes], labels: dict[str, Any], *,
+                       meta: dict[str, Any] | None = None) -> EnrolledProfile:  # fmt: skip
+    """Build the profile of labelled scans (``files`` by name, ``labels`` in the enrolment format of
+    ``python -m vision enroll``): every image's header checked first, then ``vision.profile.enroll`` (no
+    database work: run it outside any transaction).  The one way a profile is built: from a ZIP
+    (``deck_profile_build``) and from a session at the tablet (``tables.services.enrolment``).  ``meta``
+    is added to the profile's own (the deck enrolled, say)."""
     for item in labels["images"]:
         name = item.get("file") if isinstance(item, dict) else None
         if not isinstance(name, str) or name not in files:
@@ -124,6 +148,8 @@ def deck_profile_build(archive: bytes) -> EnrolledProfile:
             profile = enroll([folder])
         except ValueError as exc:  # the reader names the file and field of bad input
             raise InvalidInput(str(exc).replace(f"{folder}/", ""), field="archive") from None
+        profile.meta.update(meta or {})
+        profile.meta["sources"] = [str((meta or {}).get("source", "archive"))]  # not the temporary folder
         saved = profile.save(folder / "deck.profile")
         data = saved.read_bytes()
     cards = {str(k): int(v) for k, v in profile.meta.get("cards", {}).items()}
@@ -131,9 +157,9 @@ def deck_profile_build(archive: bytes) -> EnrolledProfile:
 
 
 def deck_design_create(*, casino: Casino, name: str, enrolled: EnrolledProfile, actor: Any) -> DeckDesign:
-    """Store an enrolled design for the casino, with its audit event (games managers only)."""
-    if not actor.has_perm(ENROL_RIGHT):
-        raise PermissionDenied("enrolling a deck design needs a games manager")
+    """Store an enrolled design for the casino, with its audit event (games managers only): the one way a
+    design is stored, from a ZIP (back office) and from a session at the tablet (``services.enrolment``)."""
+    check_enrol_right(actor)
     name = (name or "").strip()
     if not name:
         raise InvalidInput("a deck design needs a name", field="name")
@@ -153,6 +179,25 @@ def deck_design_create(*, casino: Casino, name: str, enrolled: EnrolledProfile, 
 
 def deck_design_enrol(*, casino: Casino, name: str, archive: bytes, actor: Any) -> DeckDesign:
     """Check who may enrol, build the profile from the archive, store the design."""
-    if not actor.has_perm(ENROL_RIGHT):  # before any expensive work
-        raise PermissionDenied("enrolling a deck design needs a games manager")
+    check_enrol_right(actor)  # before any expensive work
     return deck_design_create(casino=casino, name=name, enrolled=deck_profile_build(archive), actor=actor)
+
+
+def table_deck_design_set(*, table: Table, design: DeckDesign, actor: Any) -> Table:
+    """Give ``table`` the deck design ``design`` (of the table's casino): the table's scans are read with it
+    from the next one on.  The table's history records who, and an audit event is written."""
+    check_assign_right(actor)
+    with transaction.atomic():
+        table = _lock_table(table)
+        casino_id = table.pit.casino_id
+        if design.casino_id != casino_id:
+            raise InvalidInput(f"the design {design.name!r} belongs to {design.casino}, not to the casino of {table}",
+                               field="design")  # fmt: skip
+        before = table.deck_design_id
+        table.deck_design = design
+        table._history_user = actor  # type: ignore[attr-defined]
+        table._change_reason = "deck design enrolled at the tablet"  # type: ignore[attr-defined]
+        table.save(update_fields=["deck_design"])
+        audit(actor=actor, action="table.deck_design", table=table,
+              payload={"design": design.pk, "name": design.name, "before": before})  # fmt: skip
+    return table

@@ -22,6 +22,7 @@ from tables.access import DEALER_ROLE, is_pit_boss, roles_of
 from tables.engine.games import game as game_spec
 from tables.engine.games import live_games
 from tables.models import Table
+from tables.services.decks import ASSIGN_RIGHTS, ENROL_RIGHT
 
 LOGIN_URL = reverse_lazy("tablet-login")
 LIVE_GAMES = live_games()
@@ -39,7 +40,8 @@ class TabletLoginView(auth_views.LoginView):
 
 def _context(request: HttpRequest) -> dict[str, Any]:
     roles = roles_of(request.user)
-    return {"roles": sorted(roles), "is_pit_boss": is_pit_boss(request.user)}
+    return {"roles": sorted(roles), "is_pit_boss": is_pit_boss(request.user),
+            "may_enrol": request.user.has_perm(ENROL_RIGHT)}
 
 
 @login_required(login_url=LOGIN_URL)
@@ -69,4 +71,17 @@ def tablet_table(request: HttpRequest, pk: int) -> HttpResponse:
         "may_deal": DEALER_ROLE in roles_of(request.user),
         "players_per_round": game_spec(table.game.slug).players_per_round,
         "username": request.user.get_username(), **_context(request),
+    })  # fmt: skip
+
+
+@ensure_csrf_cookie
+@login_required(login_url=LOGIN_URL)
+def tablet_enrol(request: HttpRequest, pk: int) -> HttpResponse:
+    """Enrol a new deck at this table (games managers): scan it card by card in any order; the page is a
+    shell over ``/api/tables/<pk>/enrolments/`` (static/tablet/enrol.js), so a reload picks the session up."""
+    if not request.user.has_perm(ENROL_RIGHT):  # before anything else is looked at
+        return render(request, "tablet/enrol_refused.html", {**_context(request)}, status=403)
+    table = get_object_or_404(Table.objects.select_related("game", "pit__casino", "deck_design"), pk=pk)
+    return render(request, "tablet/enrol.html", {
+        "table": table, "may_assign": request.user.has_perms(ASSIGN_RIGHTS), **_context(request),
     })  # fmt: skip

@@ -11,7 +11,9 @@ COMMANDS = ["rounds_verify", "rounds_open", "rounds_card", "rounds_scan", "round
             "rounds_paid", "rounds_approve", "rounds_pause", "rounds_resume", "rounds_cancel", "rounds_card_correct",
             "tables_open", "tables_shuffle", "tables_recall", "auth_token", "auth_logout", "auth_logout_all",
             "rummy_game_start", "rummy_deal_start", "rummy_action", "rummy_scan", "rummy_game_end",
-            "bluffjack_hand_open", "bluffjack_game_end"]  # fmt: skip
+            "bluffjack_hand_open", "bluffjack_game_end", "enrolments_start", "enrolments_scan", "enrolments_name",
+            "enrolments_drop", "enrolments_undo", "enrolments_abandon", "enrolments_finish",
+            "enrolments_assign"]  # fmt: skip
 
 
 def test_the_schema_lists_every_tablet_command_with_the_idempotency_header():
