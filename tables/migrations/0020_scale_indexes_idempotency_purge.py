@@ -22,7 +22,7 @@ def unseed_purge(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0018_floor_scope_found_at'),
+        ('tables', '0019_enrolment_sessions'),
         ('django_celery_beat', '0019_alter_periodictasks_options'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
