@@ -73,7 +73,7 @@ SPECS: dict[str, ParamSpec] = {
     "dealer_peeks": ParamSpec("Dealer peeks", "Off: no peek, a dealer blackjack takes doubled and split bets too"),
     "double_on": ParamSpec("Double on", "Which two-card hands may double",
                            choices=("any_two", "initial_two"),
-                           words=("any two cards (split hands too)", "the hand's first two cards only")),
+                           words=("any two cards", "the hand's first two cards only")),
     "double_after_split": ParamSpec("Double after split"),
     "max_hands": ParamSpec("Hands after splits, at most", "2: one split", lo=1, hi=4),
     "split_aces_one_card": ParamSpec("Split Aces take one card"),
