@@ -53,6 +53,7 @@ from tables.audit.accounting import (
     reconcile,
     win_drop_hold,
 )
+from tables.audit.theo import theo_cents, theo_exact
 from tables.audit.theory import HOUSE_GAMES
 from tables.errors import Conflict, InvalidInput
 from tables.models import (
@@ -304,7 +305,7 @@ def drop_record(*, table: Table | int, amount: object, actor: Any, gaming_day: o
 
 
 def _theory_totals(table: Table, day: date) -> list[tuple[int, Decimal, Decimal, float]]:
-    """Per shift of the day: rounds, handle, theoretical win and its variance (the hold audit's sums)."""
+    """Per shift of the day: rounds, handle, exact theoretical win and its variance (the hold audit's sums)."""
     from tables.services.audits import hold_buckets  # the one place handle meets the theory store
 
     start, _ = day_bounds(day)
@@ -312,9 +313,9 @@ def _theory_totals(table: Table, day: date) -> list[tuple[int, Decimal, Decimal,
     out = []
     for t in hold_buckets(table, start, bounds):
         handle = sum((b.handle for b in t.bets), ZERO)
-        theo = sum(b.edge * float(b.handle) for b in t.bets)
+        theo = theo_exact((b.handle, b.edge) for b in t.bets)  # exact: the day, month and year round once
         var = sum(b.variance * float(b.handle_sq) for b in t.bets)
-        out.append((t.rounds, handle, Decimal(theo).quantize(CENT), var))
+        out.append((t.rounds, handle, theo, var))
     return out
 
 
@@ -577,7 +578,7 @@ def report_section(day: date) -> dict[str, Any]:
             holds += [{"table": r.table.number, "period": p, **r.summary["hold"][p]} for p in ("day", "mtd", "ytd")]
     shifts.sort(key=lambda s: (s["table_number"], SHIFT_NAMES.index(s["shift"])))
     ratings = [rating_of(s) for s in rating_slips(day=day)]
-    theo = sum((Decimal(r["theo"]) for r in ratings), ZERO)
+    theo = theo_cents(sum((Decimal(r["theo_exact"]) for r in ratings), ZERO))  # the exact sum, rounded once
     estimate = sum((Decimal(r["estimate"]) for r in ratings), ZERO)
     return {"shifts": shifts, "holds": holds, "ratings": ratings,
             "totals": {"flagged_shifts": sum(1 for s in shifts if s["flagged"]), "rating_slips": len(ratings),
