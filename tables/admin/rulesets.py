@@ -14,7 +14,6 @@ from typing import Any
 
 from django import forms
 
-from tables.engine.errors import InvalidInput
 from tables.engine.rulesets import Parameter, parameters, rules_from_params, rules_problems
 from tables.models import RuleSet
 

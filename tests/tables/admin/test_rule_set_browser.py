@@ -5,7 +5,6 @@ saved copies opened from it, the diff a link away).  Screenshots go to docs/img/
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
