@@ -550,7 +550,7 @@ def rating_of(slip: RatingSlip, now: datetime | None = None) -> dict[str, Any]:
                main_edge=main_edge)
     return _json({
         "id": slip.pk, "player": {"id": slip.player_id, "card_number": slip.player.card_number,
-                                  "name": slip.player.name},
+                                  "name": slip.player.name, "display_name": slip.player.display_name},
         "table": slip.table_id, "table_number": slip.table.number, "game": slip.table.game.slug, "seat": slip.seat,
         "state": slip.state, "opened_at": slip.opened_at.isoformat(),
         "closed_at": slip.closed_at.isoformat() if slip.closed_at else None,
@@ -600,7 +600,7 @@ def report_csv_rows(section: dict[str, Any]) -> list[dict[str, Any]]:
                      "theo_hold_pct": h["theo_hold_pct"], "z": h["z"], "band_low": h["band_low"],
                      "band_high": h["band_high"], "flagged": h["flagged"], "message": h["reason"]})  # fmt: skip
     for r in section.get("ratings", []):
-        who = r["player"]["card_number"] or r["player"]["name"]
+        who = r["player"]["display_name"]
         rows.append({"section": "rating", "table": r["table_number"], "rounds": r["rounds"], "handle": r["handle"],
                      "win": r["actual"], "theo_win": r["theo"],
                      "message": f"{who} seat {r['seat']}: avg bet {r['avg_bet']}, {r['seconds'] // 60} min, "
@@ -624,7 +624,7 @@ def report_pdf_story(section: dict[str, Any], styles: Any, table: Any) -> list[A
     ratings = section.get("ratings", [])
     if ratings:
         rows = [["player", "table", "seat", "rounds", "min", "avg bet", "theo", "actual", "estimate"]]
-        rows += [[r["player"]["card_number"] or r["player"]["name"], r["table_number"], r["seat"], r["rounds"],
+        rows += [[r["player"]["display_name"], r["table_number"], r["seat"], r["rounds"],
                   r["seconds"] // 60, r["avg_bet"], r["theo"], r["actual"], r["estimate"]] for r in ratings[:300]]
         story += [Spacer(1, 8), Paragraph("Player ratings (theo from the wagers; the industry estimate beside)",
                                           styles["Heading3"]), table(rows)]  # fmt: skip
