@@ -48,9 +48,9 @@ def day(value: object) -> str:
     """A date (or its ISO text) as ``Wed 25 Nov 2026``; never the browser's or the locale's 11/25/2026."""
     if isinstance(value, datetime):
         value = timezone.localtime(value).date() if timezone.is_aware(value) else value.date()
-    if isinstance(value, str):
+    if isinstance(value, str) and value:
         try:
-            value = date.fromisoformat(value)
+            return day_text(date.fromisoformat(value))
         except ValueError:
             return value
     return day_text(value) if isinstance(value, date) else ("—" if value in (None, "") else str(value))
