@@ -20,7 +20,8 @@ pytestmark = [
 IMG = Path(__file__).resolve().parents[3] / "docs" / "img"
 
 
-def test_three_wrong_rule_values_show_at_once_next_to_their_fields(browser, live_server, games_manager) -> None:
+def test_three_wrong_rule_values_show_at_once_next_to_their_fields(browser, live_server, demo_casino,
+                                                                  games_manager) -> None:
     draft = RuleSetFactory(game=game("unlimited-blackjack"), name="Busy night",
                            params=PUBLISHED_RULES["unlimited-blackjack"].to_params())
     page = signed_in(browser, live_server, games_manager)
