@@ -31,8 +31,7 @@
     if (!r.ok) return;
     const list = $("players-list");
     list.replaceChildren(...r.data.map((p) => el("li", { "data-rating": p.id },
-      el("span", { class: "who", text: `Seat ${p.seat}: ${p.player.name || p.player.card_number}` +
-        (p.player.card_number && p.player.name ? ` (${p.player.card_number})` : "") }),
+      el("span", { class: "who", text: `Seat ${p.seat}: ${p.player.display_name}` }),  // named as every page names them
       el("span", { class: "state", text: ` ${p.state}, ${p.rounds} rounds, avg ${p.avg_bet} ` }),
       p.state === "open"
         ? el("button", { class: "btn", type: "button", text: "Pause", onclick: () => post(`/api/ratings/${p.id}/pause/`) })

@@ -562,12 +562,25 @@
     pay.replaceChildren();
     const payable = ["settled", "mismatch"].includes(r.state);
     if (payable) {
-      const seats = Object.entries(r.due).filter(([, kinds]) => Object.keys(kinds).length);
-      pay.append(el("h3", { text: seats.length ? "Pay the players (winnings; the stakes of winning bets stay with the player)" :
+      const owed = Object.entries(r.due).filter(([, kinds]) => Object.keys(kinds).length);
+      // A surrendered hand: the house keeps half the stake and the dealer hands the other half back.  A refund,
+      // not winnings (it is not in what is due and paid), but handed over seat by seat like the rest.
+      const refunds = {};
+      for (const ln of r.settlement) {
+        const back = ln.result === "surrender" ? cents(ln.wager) + cents(ln.net) : 0;
+        if (back > 0) (refunds[String(ln.seat)] = refunds[String(ln.seat)] || []).push({ ln, back });
+      }
+      const seats = [...owed, ...Object.keys(refunds).filter((s) => !r.due[s] || !Object.keys(r.due[s]).length)
+        .map((s) => [s, {}])].sort(([a], [b]) => Number(a) - Number(b));
+      const anyRefund = Object.keys(refunds).length > 0;
+      pay.append(el("h3", { text: owed.length ? "Pay the players (winnings; the stakes of winning bets stay with the player)" +
+        (anyRefund ? " and hand back half the stake of each surrendered hand" : "") :
+        seats.length ? "Hand back the surrender refunds (half the stake); the house collects the other bets." :
         "Nothing to pay: the house collects every bet." }));
       const grid = el("div", { class: "pay-seats" });
       for (const [seat, kinds] of seats) {
         let total = 0;
+        const back = (refunds[seat] || []).reduce((sum, x) => sum + x.back, 0);
         const rows = Object.entries(kinds).map(([kind, due]) => {
           const k = `${seat}/${kind}`;
           if (!(k in payCents)) payCents[k] = r.paid[seat] && r.paid[seat][kind] !== undefined ? cents(r.paid[seat][kind]) : cents(due);
@@ -581,11 +594,19 @@
             differs ? el("button", { class: "chip", type: "button", "data-as-due": k, text: "= due",
               onclick: () => { payCents[k] = cents(due); seatsPaid.delete(seat); renderSettlement(); } }) : null);
         });
+        const refundRows = (refunds[seat] || []).map(({ ln, back: amount }) => el("div", { class: "pay-row refund",
+          "data-refund": `${seat}/${ln.bet}` + (ln.hand !== null && ln.hand !== undefined ? `/${ln.hand}` : "") },
+          el("span", { class: "label", text: `${betWords(ln.bet)}${ln.behind !== null && ln.behind !== undefined && !/^behind/.test(ln.bet) ? ", behind" : ""}: ` +
+            `surrendered, half of ${ln.wager} back` }),
+          el("span", { class: "due", text: money(amount) }),
+          el("span", { class: "refund-note", text: "refund" })));
         const done = seatsPaid.has(seat);
+        const what = total && back ? `pay ${money(total)} and hand back ${money(back)}` : total ? `pay ${money(total)}` :
+          `hand back ${money(back)}`;
         grid.append(el("div", { class: "pay-seat" + (done ? " done" : ""), "data-pay-seat": seat },
-          el("h4", { text: `Seat ${seat}: pay ${money(total)}` }),
+          el("h4", { text: `Seat ${seat}: ${what}` }),
           el("div", { class: "pay-head" }, el("span", { text: "bet" }), el("span", { text: "due" }), el("span", { text: "paid" })),
-          ...rows,
+          ...rows, ...refundRows,
           el("button", { class: "toggle seat-paid" + (done ? " on" : ""), type: "button", "data-seat-paid": seat,
             text: done ? `Seat ${seat} paid ✓` : `Seat ${seat} paid`,
             onclick: () => { done ? seatsPaid.delete(seat) : seatsPaid.add(seat); renderSettlement(); } })));
@@ -598,7 +619,7 @@
       });
       pay.append(el("button", { class: "btn primary big", id: "btn-paid", disabled: r.approval_required, onclick: confirmPaid,
         text: !seats.length ? "Confirm: nothing paid" : short ? "Confirm paid (differs from due)" :
-          ticked === seats.length ? "Confirm paid" : `Confirm paid (${ticked} of ${seats.length} seats ticked)` }));
+          ticked === seats.length ? "Confirm paid" : `Confirm paid (${tickedWords(ticked, seats.length)})` }));
     } else if (r.state === "closed" && POT && bjGame) {
       pay.append(el("p", { class: "flag ok", id: "closed-flag", text: closedWords(r) }), bjGameBox());
     } else if (r.state === "closed") {
@@ -633,6 +654,12 @@
         "data-reject-reason": text, onclick: () => { rejectReason = text; renderSettlement(); } })));
     $("btn-reject").disabled = !rejectReason || rej.length > 0;
     renderCorrection();
+  }
+
+  // "1 seat, not ticked yet", "3 seats, none ticked yet", "1 of 3 seats ticked": never "0 of 1 seats ticked".
+  function tickedWords(ticked, seats) {
+    if (ticked === 0) return seats === 1 ? "1 seat, not ticked yet" : `${seats} seats, none ticked yet`;
+    return `${ticked} of ${seats} seats ticked`;
   }
 
   function closedWords(r) {
@@ -721,8 +748,29 @@
   }
 
   // ---- commands ------------------------------------------------------------------------------------
+  // A dealer holds one table at a time: taking this one releases the one held before.  Asked first, in words,
+  // and said after (the server closes the old session; the tablet must not do it silently).
+  let releasing = null; // the table this user holds elsewhere, while the take dialog is open
   async function take() {
-    if (await command(`/api/tables/${TABLE}/open/`, {})) await refresh();
+    const r = await request("GET", "/api/tables/");
+    const held = r.ok ? r.data.find((t) => t.dealer === USER && t.id !== TABLE) : null;
+    if (!held) return takeNow(null);
+    releasing = held;
+    const here = table ? table.number : "";
+    $("take-text").textContent = `You are the dealer at table ${held.number}. Taking table ${here} releases table ` +
+      `${held.number}: nobody deals there until a dealer takes it` +
+      (held.round ? ", and its open round waits for that dealer." : ".");
+    $("take-yes").textContent = `Take table ${here}, release table ${held.number}`;
+    $("take-no").textContent = `Stay at table ${held.number}`;
+    $("take-dialog").showModal();
+  }
+  async function takeNow(released) {
+    $("take-dialog").close();
+    releasing = null;
+    if (await command(`/api/tables/${TABLE}/open/`, {})) {
+      if (released) toast(`You now deal at table ${table.number}. Table ${released.number} is released: nobody holds it.`);
+      await refresh();
+    }
   }
   async function handoverAsk() {
     const r = await request("GET", `/api/tables/${TABLE}/dealers/`);
@@ -947,7 +995,8 @@
     ({
       shuffle: () => $("shuffle-dialog").showModal(),
       "shuffle-close": () => $("shuffle-dialog").close(),
-      take, open: openRound, recall, approve, reject, correct: correctCard,
+      take, "take-yes": () => takeNow(releasing), "take-no": () => { $("take-dialog").close(); releasing = null; },
+      open: openRound, recall, approve, reject, correct: correctCard,
       "keypad-ok": () => keypadDone(true), "keypad-cancel": () => keypadDone(false),
       pause: () => simple("pause", { reason: "paused at the table" }),
       resume: () => simple("resume"),

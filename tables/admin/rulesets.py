@@ -2,8 +2,9 @@
 
 The fields, their ranges, choices and words come from ``tables.engine.rulesets.parameters`` (the
 same ``SPECS`` the engine's ``check`` enforces), and the form validates by building the engine's
-rules (``rules_from_params``): an error is the engine's, shown on the field it names.  Contract
-Rummy's structured parameters (shoes, deals, card scores) are JSON fields, checked the same way.
+rules (``rules_from_params``): an error is the engine's, shown on the field it names, every wrong field
+at once (``rules_problems``).  Choices read in words (``cut card``); the stored values are the engine's.
+Contract Rummy's structured parameters (shoes, deals, card scores) are JSON fields, checked the same way.
 """
 
 from __future__ import annotations
@@ -13,8 +14,7 @@ from typing import Any
 
 from django import forms
 
-from tables.engine.errors import InvalidInput
-from tables.engine.rulesets import Parameter, parameters, rules_from_params
+from tables.engine.rulesets import Parameter, parameters, rules_from_params, rules_problems
 from tables.models import RuleSet
 
 
@@ -35,7 +35,7 @@ def _form_field(p: Parameter) -> forms.Field:
     if p.kind == "bool":
         return forms.BooleanField(required=False, **common)
     if p.kind == "choice":
-        return forms.TypedChoiceField(choices=[(c, c.replace("_", " ")) for c in p.choices],
+        return forms.TypedChoiceField(choices=[(c, p.word(c)) for c in p.choices],
                                       coerce=int if isinstance(p.default, int) else str, **common)
     if p.kind == "int":
         # No min/max here: the engine's check gives the range, and its message, on this field.
@@ -66,18 +66,18 @@ class RuleSetFormBase(forms.ModelForm):
         if not self.game_slug:
             return data
         params = {name: data[name] for name in self.parameter_names if name in data}
-        if len(params) != len(self.parameter_names):
-            return data  # a field already has its error
-        try:
-            rules = rules_from_params(self.game_slug, params)
-        except InvalidInput as exc:
+        refused = [name for name in self.parameter_names if name not in params]  # a field already has its error
+        problems = rules_problems(self.game_slug, params, refused)
+        for exc in problems:
             # The engine names the parameter (``deals[2].cards`` is the "deals" field): the error goes there.
             name = (exc.field or "").split("[")[0].split(".")[0]
             if name in self.fields:
                 self.add_error(name, f"{self.fields[name].label}: {exc.message}")
             else:
                 self.add_error(None, f"{exc.field}: {exc.message}")
+        if problems or refused:
             return data
+        rules = rules_from_params(self.game_slug, params)
         self.instance.params = rules.to_params()
         return data
 
@@ -99,13 +99,15 @@ def parameter_rows(rule_set: RuleSet) -> list[dict[str, Any]]:
     rows = []
     for p in parameters(rule_set.game.slug):
         value = rule_set.params.get(p.name, p.default)
-        rows.append({"name": p.name, "label": p.label, "value": value_text(value),
-                     "published": value_text(p.default), "differs": value != p.default})
+        rows.append({"name": p.name, "label": p.label, "value": value_text(value, p),
+                     "published": value_text(p.default, p), "differs": value != p.default})
     return rows
 
 
-def value_text(value: Any) -> str:
-    """A parameter's value as read: yes/no, numbers, compact JSON for lists and objects."""
+def value_text(value: Any, parameter: Parameter | None = None) -> str:
+    """A parameter's value as read: a choice in words, yes/no, numbers, compact JSON for lists and objects."""
+    if parameter is not None and parameter.choices:
+        return parameter.word(value)
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, (list, dict)):

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tables.admin.rulesets import parameter_rows
+from tables.admin.rulesets import parameter_rows, value_text
 from tables.admin.theory import pct
+from tables.engine.rulesets import PUBLISHED_RULES, Parameter, parameters
 from tables.models import PayLine, PayLineKind, PayTable, RuleSet
 from tables.services.theory import default_rule_set, theory_for
 
@@ -31,7 +32,7 @@ def _who(record: Any) -> str:
     return record.history_user.get_username() if record.history_user else "the system"
 
 
-def _version_changes(record: Any) -> list[str]:
+def _version_changes(record: Any, words: dict[str, Parameter]) -> list[str]:
     if record.history_type == "+":
         return [f"created as {record.instance}"]
     prev = record.prev_record
@@ -49,7 +50,10 @@ def _version_changes(record: Any) -> list[str]:
     if hasattr(record, "params") and prev.params != record.params:
         for key in sorted(set(prev.params) | set(record.params)):
             if prev.params.get(key) != record.params.get(key):
-                out.append(f"{key.replace('_', ' ')}: {prev.params.get(key, '—')} → {record.params.get(key, '—')}")
+                p = words.get(key)
+                label = p.label if p else key.replace("_", " ")
+                old_text, new_text = (value_text(d[key], p) if key in d else "—" for d in (prev.params, record.params))
+                out.append(f"{label}: {old_text} → {new_text}")
     return out
 
 
@@ -77,13 +81,15 @@ def _line_changes(record: Any) -> list[str]:
 def timeline(version: RuleSet | PayTable) -> list[dict[str, Any]]:
     """Every recorded change of ``version`` (and of its pay lines), newest first, each in words."""
     entries: list[dict[str, Any]] = []
+    words = ({p.name: p for p in parameters(version.game.slug)}
+             if isinstance(version, RuleSet) and version.game.slug in PUBLISHED_RULES else {})
     for record in version.history.select_related("history_user").order_by("-history_date", "-history_id"):
-        changes = _version_changes(record)
+        changes = _version_changes(record, words)
         reason = record.history_change_reason or ""
         if not changes and not reason:
             continue  # a save that changed nothing of the version itself (its lines changed: listed below)
         entries.append({"at": record.history_date, "who": _who(record), "what": reason or KIND[record.history_type],
-                        "changes": changes})
+                        "changes": changes, "record_id": record.history_id})
     if isinstance(version, PayTable):
         lines = PayLine.history.filter(pay_table_id=version.pk).select_related("history_user")
         for record in lines.order_by("-history_date", "-history_id"):

@@ -81,7 +81,7 @@ class RatingSerializer(serializers.Serializer):
     """A rating slip, rated: measured from the stored wagers, with the industry's estimate beside."""
 
     id = serializers.IntegerField()
-    player = serializers.DictField(help_text="id, card_number, name")
+    player = serializers.DictField(help_text="id, card_number, name, display_name (how every page names the player)")
     table = serializers.IntegerField()
     table_number = serializers.IntegerField()
     game = serializers.CharField()

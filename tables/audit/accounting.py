@@ -24,6 +24,8 @@ from decimal import Decimal, InvalidOperation
 from math import sqrt
 from statistics import NormalDist
 
+from .theo import theo_cents, theo_exact
+
 CENT = Decimal("0.01")
 ZERO = Decimal("0.00")
 
@@ -167,7 +169,7 @@ class PeriodTotals:
     tracked_win: Decimal = ZERO
     counted_win: Decimal = ZERO
     drop: Decimal = ZERO
-    theo_win: Decimal = ZERO
+    theo_win: Decimal = ZERO  # exact (Σ edge × handle, unrounded): rounded once where judged (audit/theo.py)
     variance: float = 0.0  # of the win under theory: Σ unit variance × stake²
     counted_shifts: int = 0  # shifts with a complete count (the win/drop figures cover only these)
 
@@ -206,14 +208,15 @@ def win_drop_hold(t: PeriodTotals, *, confidence: float = 0.99) -> WinDropHold:
     sigma = sqrt(t.variance) if t.variance > 0 else 0.0
     zq = NormalDist().inv_cdf(0.5 + confidence / 2)
     theo = float(t.theo_win)
+    theo_win = theo_cents(t.theo_win)
     z = (float(t.counted_win) - theo) / sigma if sigma > 0 else None
     flagged = z is not None and abs(z) > zq
-    reason = (f"counted win {t.counted_win} is {z:+.2f} σ from theory {t.theo_win} (band ±{zq:.2f} σ)"
+    reason = (f"counted win {t.counted_win} is {z:+.2f} σ from theory {theo_win} (band ±{zq:.2f} σ)"
               if flagged and z is not None else "within the band")  # fmt: skip
     return WinDropHold(
         counted_win=t.counted_win, drop=t.drop,
         hold_pct=float(t.counted_win / t.drop * 100) if t.drop else None,
-        theo_win=t.theo_win, theo_hold_pct=float(t.theo_win / t.drop * 100) if t.drop else None,
+        theo_win=theo_win, theo_hold_pct=float(t.theo_win / t.drop * 100) if t.drop else None,
         z=z, band_low=Decimal(theo - zq * sigma).quantize(CENT), band_high=Decimal(theo + zq * sigma).quantize(CENT),
         flagged=flagged, reason=reason,
     )  # fmt: skip
@@ -240,12 +243,13 @@ class Rating:
     seconds: int
     handle: Decimal
     avg_bet: Decimal  # handle / rounds: everything the player put on a round (side bets included)
-    theo: Decimal  # Σ wager × edge of its bet kind
+    theo: Decimal  # Σ wager × edge of its bet kind, to the cent (``theo_cents``)
     actual: Decimal  # the house's result from the player (positive: the player lost)
     estimate: Decimal  # avg bet × hours × standard decisions per hour × main-bet edge
     estimate_pace: int
     estimate_edge: Decimal
     difference_pct: float | None  # (estimate − theo) / theo
+    theo_exact: Decimal = ZERO  # unrounded: a total of ratings rounds once
 
 
 def rating(*, groups: Iterable[WagerGroup], rounds: int, seconds: int, actual: Decimal, game: str,
@@ -255,7 +259,8 @@ def rating(*, groups: Iterable[WagerGroup], rounds: int, seconds: int, actual: D
         raise ValueError("rounds and seconds must not be negative")
     groups = list(groups)
     handle = sum((g.amount for g in groups), ZERO)
-    theo = sum((g.amount * g.edge for g in groups), Decimal(0)).quantize(CENT)
+    exact = theo_exact((g.amount, g.edge) for g in groups)
+    theo = theo_cents(exact)
     avg_bet = (handle / rounds).quantize(CENT) if rounds else ZERO
     if main_edge is None:
         main = [g for g in groups if g.kind == "main"]
@@ -264,4 +269,4 @@ def rating(*, groups: Iterable[WagerGroup], rounds: int, seconds: int, actual: D
     estimate = (avg_bet * Decimal(seconds) / Decimal(3600) * pace * main_edge).quantize(CENT)
     diff = float((estimate - theo) / theo * 100) if theo else None
     return Rating(rounds, seconds, handle.quantize(CENT), avg_bet, theo, actual.quantize(CENT), estimate, pace,
-                  main_edge, diff)
+                  main_edge, diff, exact)

@@ -16,6 +16,8 @@ from decimal import Decimal
 from math import sqrt
 from statistics import NormalDist
 
+from .theo import theo_cents, theo_exact
+
 ZERO = Decimal("0.00")
 
 
@@ -47,6 +49,7 @@ class HoldSummary:
     win_to_drop_pct: float | None
     flagged: bool
     reason: str
+    theo_win_exact: Decimal = ZERO  # Σ edge × handle unrounded: sums of periods or tables round once (audit/theo.py)
 
 
 def hold_summary(
@@ -65,14 +68,14 @@ def hold_summary(
         raise ValueError(f"confidence must lie between 0.5 and 1, got {confidence}")
     n = 0
     handle = win = ZERO
-    theo = 0.0
+    theo = Decimal(0)
     var = 0.0
     for r in results:
         n += 1
         handle += r.handle
         win += r.win
         h = float(r.handle)
-        theo += r.edge * h
+        theo += theo_exact([(r.handle, r.edge)])
         var += r.variance * h * h
     return _verdict(n, handle, win, theo, var, confidence, drop, flat_threshold_points)
 
@@ -101,19 +104,18 @@ def hold_from_totals(
     flat_threshold_points: float | None = None,
 ) -> HoldSummary:
     """The same verdict as ``hold_summary`` from aggregated totals: theory Σ e·h, variance Σ v·h²."""
-    handle = ZERO
-    theo = var = 0.0
-    for b in bets:
-        handle += b.handle
-        theo += b.edge * float(b.handle)
-        var += b.variance * float(b.handle_sq)
+    bets = list(bets)
+    handle = sum((b.handle for b in bets), ZERO)
+    theo = theo_exact((b.handle, b.edge) for b in bets)
+    var = sum(b.variance * float(b.handle_sq) for b in bets)
     return _verdict(rounds, handle, win, theo, var, confidence, drop, flat_threshold_points)
 
 
-def _verdict(n: int, handle: Decimal, win: Decimal, theo: float, var: float, confidence: float,
+def _verdict(n: int, handle: Decimal, win: Decimal, exact: Decimal, var: float, confidence: float,
              drop: Decimal | None, flat_threshold_points: float | None) -> HoldSummary:
     if not 0.5 < confidence < 1:
         raise ValueError(f"confidence must lie between 0.5 and 1, got {confidence}")
+    theo = float(exact)
     sigma = sqrt(var)
     zq = NormalDist().inv_cdf(0.5 + confidence / 2)
     hold_pct = float(win / handle * 100) if handle else None
@@ -121,7 +123,7 @@ def _verdict(n: int, handle: Decimal, win: Decimal, theo: float, var: float, con
     z = (float(win) - theo) / sigma if sigma > 0 else None
     reasons = []
     if z is not None and abs(z) > zq:
-        reasons.append(f"win {win} is {z:+.2f} σ from theory {theo:.2f} (band ±{zq:.2f} σ at {confidence:.0%})")
+        reasons.append(f"win {win} is {z:+.2f} σ from theory {theo_cents(exact)} (band ±{zq:.2f} σ at {confidence:.0%})")
     if flat_threshold_points is not None and hold_pct is not None and theo_hold_pct is not None:
         if abs(hold_pct - theo_hold_pct) > flat_threshold_points:
             reasons.append(
@@ -129,9 +131,9 @@ def _verdict(n: int, handle: Decimal, win: Decimal, theo: float, var: float, con
             )
     q = Decimal("0.01")
     return HoldSummary(
-        rounds=n, handle=handle, win=win, hold_pct=hold_pct, theo_win=Decimal(theo).quantize(q),
+        rounds=n, handle=handle, win=win, hold_pct=hold_pct, theo_win=theo_cents(exact),
         theo_hold_pct=theo_hold_pct, sigma=sigma, z=z,
         band_low=Decimal(theo - zq * sigma).quantize(q), band_high=Decimal(theo + zq * sigma).quantize(q),
         drop=drop, win_to_drop_pct=float(win / drop * 100) if drop else None,
-        flagged=bool(reasons), reason="; ".join(reasons) or "within the band",
+        flagged=bool(reasons), reason="; ".join(reasons) or "within the band", theo_win_exact=exact,
     )

@@ -7,7 +7,7 @@ API (the pit's and the cage's screens) and the back office.
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -22,16 +22,41 @@ from tables.audit.theory import HOUSE_GAMES
 from tables.models import AuditKind, AuditResult, Table
 from tables.selectors import accounting as sel
 from tables.services import accounting as svc
+from tables.templatetags.floor_words import day_text
 
 PERMISSION = "tables.view_accounting"
 
 
-def _day(request: HttpRequest) -> date:
-    raw = request.GET.get("day", "")
+# The day box shows the day as the dashboard writes it ("Wed 25 Nov 2026", floor_words.day) and reads it back,
+# with or without the weekday or year, or as an ISO date (links and bookmarks).
+DAY_INPUTS = ("%a %d %b %Y", "%d %b %Y", "%a %d %B %Y", "%d %B %Y")
+
+
+def parse_day(raw: str, today: date) -> date | None:
+    """The day typed in the day box, or None when it is not a day."""
+    text = " ".join(raw.replace(",", " ").split())
     try:
-        return date.fromisoformat(raw) if raw else sel.shift_of(timezone.now())[0]
+        return date.fromisoformat(text)
     except ValueError:
-        return sel.shift_of(timezone.now())[0]
+        pass
+    for candidate in (text, f"{text} {today.year}"):  # "25 Nov": this year's
+        for fmt in DAY_INPUTS:
+            try:
+                return datetime.strptime(candidate, fmt).date()
+            except ValueError:
+                continue
+    return None
+
+
+def _day(request: HttpRequest) -> tuple[date, str | None]:
+    """The gaming day asked for (today's by default), and a note when the asked day could not be read."""
+    today = sel.shift_of(timezone.now())[0]
+    raw = request.GET.get("day", "").strip()
+    if not raw:
+        return today, None
+    found = parse_day(raw, today)
+    return (found, None) if found is not None else (today, f"“{raw}” is not a day such as {day_text(today)}: "
+                                                           "today's gaming day is shown")
 
 
 @require_GET
@@ -40,7 +65,7 @@ def accounting(request: HttpRequest) -> HttpResponse:
     """Counted against tracked win per table and shift, win/drop hold, the day's slips, seated players, ratings."""
     if not request.user.has_perm(PERMISSION):
         raise PermissionDenied("table accounting is for the pit, the cage, the count team and auditors")
-    day = _day(request)
+    day, day_note = _day(request)
     reconciliation = [r for t in sel.accounted_tables(day) for s in sel.SHIFT_NAMES
                       if (r := svc.reconcile_shift(t, day, s))["rounds"] or len(r["missing"]) < 3]  # not idle shifts
     holds: list[dict[str, Any]] = []
@@ -55,7 +80,8 @@ def accounting(request: HttpRequest) -> HttpResponse:
         state = s["state"]
         s["next"] = state.removeprefix("awaiting ") if state.startswith("awaiting ") else None
     return render(request, "dashboard/accounting.html", {
-        "day": day, "reconciliation": reconciliation, "holds": holds, "slips": slips,
+        "day": day, "day_note": day_note, "previous_day": day - timedelta(days=1), "next_day": day + timedelta(days=1),
+        "reconciliation": reconciliation, "holds": holds, "slips": slips,
         "seated": list(sel.seated()), "ratings": ratings,
         "tables": Table.objects.filter(game__slug__in=HOUSE_GAMES).order_by("number"),
         "shifts": sel.SHIFT_NAMES, "current_shift": sel.shift_of(timezone.now())[1],

@@ -7,6 +7,7 @@ anything invalid.  One definition serves the back office, the engine and the mat
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, ClassVar
 
@@ -41,6 +42,14 @@ class ParamSpec:
     lo: int | None = None
     hi: int | None = None
     choices: tuple[str, ...] = ()
+    words: tuple[str, ...] = ()  # each choice in words, for a games manager (the stored value is the choice)
+
+    def word(self, value: object) -> str:
+        """A choice in words (``cut_card`` → ``cut card``); any other value as it is."""
+        for choice, word in zip(self.choices, self.words, strict=False):
+            if str(value) == choice:
+                return word
+        return str(value)
 
 
 # One home for the limits of every parameter: ``check`` enforces them and the back office's typed
@@ -49,9 +58,9 @@ class ParamSpec:
 SPECS: dict[str, ParamSpec] = {
     "decks": ParamSpec("Decks in the shoe", lo=1, hi=16),
     "jokers_per_deck": ParamSpec("Jokers per deck", lo=0, hi=4),
-    "shuffle_rule": ParamSpec("Shuffle rule", "cut_card: shuffle after the round the cut card came out; "
-                              "cards_dealt: shuffle between rounds once this many cards are dealt",
-                              choices=tuple(r.value for r in ShuffleRule)),
+    "shuffle_rule": ParamSpec("Shuffle rule", "Cut card: shuffle after the round in which the cut card comes out. "
+                              "Cards dealt: shuffle between rounds once the cards dealt reach \"Shuffle at\".",
+                              choices=tuple(r.value for r in ShuffleRule), words=("cut card", "cards dealt")),
     "shuffle_at": ParamSpec("Shuffle at (cards)", "Cut-card position, or cards dealt that call for a shuffle; "
                             "at most the cards in the shoe"),
     "dealer_stands_hard": ParamSpec("Dealer stands on hard", "The dealer hits a hard total below this", lo=2, hi=27),
@@ -62,15 +71,16 @@ SPECS: dict[str, ParamSpec] = {
     "single_player": ParamSpec("Single player", "Mini Blackjack: one player on one of the seats"),
     "dealer_hits_soft_17": ParamSpec("Dealer hits soft 17"),
     "dealer_peeks": ParamSpec("Dealer peeks", "Off: no peek, a dealer blackjack takes doubled and split bets too"),
-    "double_on": ParamSpec("Double on", "any_two: any two cards; initial_two: the hand's first two cards only",
-                           choices=("any_two", "initial_two")),
+    "double_on": ParamSpec("Double on", "Which two-card hands may double",
+                           choices=("any_two", "initial_two"),
+                           words=("any two cards", "the hand's first two cards only")),
     "double_after_split": ParamSpec("Double after split"),
     "max_hands": ParamSpec("Hands after splits, at most", "2: one split", lo=1, hi=4),
     "split_aces_one_card": ParamSpec("Split Aces take one card"),
     "auto_stand_21": ParamSpec("Stand on 21 automatically"),
     "insurance": ParamSpec("Insurance", "Offered when the dealer shows an Ace"),
-    "surrender": ParamSpec("Surrender", "none, or vs_ace: against an Ace, before other decisions",
-                           choices=("none", "vs_ace")),
+    "surrender": ParamSpec("Surrender", "Against an Ace: offered when the dealer shows an Ace, before any other "
+                           "decision", choices=("none", "vs_ace"), words=("no surrender", "against an Ace")),
     "bet_behind": ParamSpec("Bets behind"),
     "interrupted_settle_hours": ParamSpec("Settle an interrupted round after (hours)",
                                           "0: an interrupted round waits for a pit boss", lo=0, hi=24 * 30),
@@ -80,14 +90,18 @@ SPECS: dict[str, ParamSpec] = {
     "two_initial_bets": ParamSpec("Two initial bets"),
     "bet_after_each_card": ParamSpec("A betting round after each card"),
     "no_house": ParamSpec("No house"),
-    "charlie": ParamSpec("Charlie", "0 (none), 5, 7 or 10 cards", choices=("0", "5", "7", "10")),
+    "charlie": ParamSpec("Charlie", "None, or a hand of 5, 7 or 10 cards", choices=("0", "5", "7", "10"),
+                         words=("none", "5 cards", "7 cards", "10 cards")),
     "charlie_minimum_tiebreak": ParamSpec("Charlie: the minimum breaks ties"),
     "best_hand_ranking": ParamSpec("Best-hand ranking"),
-    "odd_chip": ParamSpec("Odd chip goes to", choices=("first_left_of_dealer", "house", "next_pot")),
+    "odd_chip": ParamSpec("Odd chip goes to", choices=("first_left_of_dealer", "house", "next_pot"),
+                          words=("the first player left of the dealer", "the house", "the next pot")),
     "min_players": ParamSpec("Players, at least", lo=2, hi=12),
     "max_players": ParamSpec("Players, at most", "From the minimum to 12"),
-    "shoes": ParamSpec("Shoes by player count", 'A list of {"max_players", "decks", "jokers"}'),
-    "deals": ParamSpec("Deals", 'A list of {"cards", "contract": ["set" | "sequence", ...]}'),
+    "shoes": ParamSpec("Shoes by player count", 'One line per shoe, e.g. {"max_players": 4, "decks": 2, "jokers": 1} '
+                       "is two decks and one Joker for up to 4 players"),
+    "deals": ParamSpec("Deals", 'One line per deal, e.g. {"cards": 10, "contract": ["set", "sequence"]} is ten cards '
+                       "dealt and a set and a sequence to lay down"),
     "card_scores": ParamSpec("Card scores", "A score for each of 2-9, T, J, Q, K, A and JK"),
     "set_min": ParamSpec("Cards in a set, at least", lo=2, hi=8),
     "sequence_min": ParamSpec("Cards in a sequence, at least", lo=2, hi=13),
@@ -360,6 +374,63 @@ class Parameter:
     lo: int | None = None
     hi: int | None = None
     choices: tuple[str, ...] = ()
+    words: tuple[str, ...] = ()  # each choice in words
+
+    def word(self, value: object) -> str:
+        """A value as a games manager reads it: a choice in words, yes/no; else as it is."""
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        return ParamSpec(self.label, choices=self.choices, words=self.words).word(value)
+
+
+# A parameter whose range depends on others: while one of those is refused, its own range is unknown.
+DEPENDS_ON: dict[str, tuple[str, ...]] = {
+    "shuffle_at": ("decks", "jokers_per_deck"),
+    "max_players": ("min_players",),
+    "shoes": ("max_players", "min_players"),
+}
+
+
+def _fallback(name: str, work: dict[str, Any], published: dict[str, Any]) -> Any:
+    """A value of ``name`` valid whatever the parameters it depends on (``DEPENDS_ON``) are."""
+    if name == "shuffle_at":
+        return 1
+    if name == "max_players":
+        return work.get("min_players", published["min_players"])
+    if name == "shoes":  # the published shoes, the largest taking up to 12 players
+        return [*published["shoes"][:-1], {**published["shoes"][-1], "max_players": 12}]
+    return published[name]
+
+
+def rules_problems(game: str, params: dict[str, Any], refused: Iterable[str] = ()) -> list[InvalidInput]:
+    """Every invalid parameter of ``params`` at once, one error per parameter, each naming its field.
+
+    ``check`` stops at the first error; here each refused value is set back to the published one and the
+    rules are checked again, until they pass.  ``refused`` are parameters refused already (by a form's own
+    field checks): they take the published value too.  A parameter whose range depends on a refused one
+    (``DEPENDS_ON``) is not judged against a value nobody chose: its error waits for the next check.
+    """
+    published = PUBLISHED_RULES[game].to_params() if game in PUBLISHED_RULES else {}
+    work = {k: v for k, v in params.items() if k not in set(refused)}
+    seen = set(refused)
+    problems: list[InvalidInput] = []
+    for _ in range(2 * len(published) + 1):
+        try:
+            rules_from_params(game, work)
+            break
+        except InvalidInput as exc:
+            name = (exc.field or "").split("[")[0].split(".")[0]
+            if name not in published or (name in seen and work.get(name) == _fallback(name, work, published)):
+                if name not in seen:
+                    problems.append(exc)
+                break  # nothing left to try: the rest waits for the next check
+            if name not in seen and not any(d in seen for d in DEPENDS_ON.get(name, ())):
+                problems.append(exc)
+            # Set back to the published value; if that fails too (its range depends on chosen values), to one
+            # that fits any of them, so that the check goes on to the parameters after it.
+            work[name] = _fallback(name, work, published) if name in seen else published[name]
+            seen.add(name)
+    return problems
 
 
 def parameters(game: str) -> list[Parameter]:
@@ -382,5 +453,5 @@ def parameters(game: str) -> list[Parameter]:
             kind = "int"
         else:
             kind = "json"
-        out.append(Parameter(f.name, kind, default, spec.label, spec.help, spec.lo, spec.hi, spec.choices))
+        out.append(Parameter(f.name, kind, default, spec.label, spec.help, spec.lo, spec.hi, spec.choices, spec.words))
     return out

@@ -96,6 +96,18 @@ class SlipVoid(models.Model):
         return f"void of slip {self.slip_id}: {self.reason[:40]}"
 
 
+def player_display_name(name: str | None, card_number: str | None) -> str:
+    """How a player is named on every page, report and export: ``Ada (card C-1001)``, ``Ada`` or ``card C-1001``.
+
+    The one rule (the dashboard, the tablet, the report's HTML, PDF and CSV all call it): the name a pit boss
+    knows the player by, with the loyalty card that tells two players of one name apart.
+    """
+    name, card = (name or "").strip(), (card_number or "").strip()
+    if name and card:
+        return f"{name} (card {card})"
+    return name or (f"card {card}" if card else "unnamed player")
+
+
 class Player(models.Model):
     """A rated player: by card number (a loyalty card) or, without a card, by name."""
 
@@ -111,7 +123,11 @@ class Player(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.name or f"card {self.card_number}"
+        return self.display_name
+
+    @property
+    def display_name(self) -> str:
+        return player_display_name(self.name, self.card_number)
 
 
 class RatingState(models.TextChoices):

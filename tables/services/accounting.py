@@ -53,6 +53,7 @@ from tables.audit.accounting import (
     reconcile,
     win_drop_hold,
 )
+from tables.audit.theo import theo_cents, theo_exact
 from tables.audit.theory import HOUSE_GAMES
 from tables.errors import Conflict, InvalidInput
 from tables.models import (
@@ -304,7 +305,7 @@ def drop_record(*, table: Table | int, amount: object, actor: Any, gaming_day: o
 
 
 def _theory_totals(table: Table, day: date) -> list[tuple[int, Decimal, Decimal, float]]:
-    """Per shift of the day: rounds, handle, theoretical win and its variance (the hold audit's sums)."""
+    """Per shift of the day: rounds, handle, exact theoretical win and its variance (the hold audit's sums)."""
     from tables.services.audits import hold_buckets  # the one place handle meets the theory store
 
     start, _ = day_bounds(day)
@@ -312,9 +313,9 @@ def _theory_totals(table: Table, day: date) -> list[tuple[int, Decimal, Decimal,
     out = []
     for t in hold_buckets(table, start, bounds):
         handle = sum((b.handle for b in t.bets), ZERO)
-        theo = sum(b.edge * float(b.handle) for b in t.bets)
+        theo = theo_exact((b.handle, b.edge) for b in t.bets)  # exact: the day, month and year round once
         var = sum(b.variance * float(b.handle_sq) for b in t.bets)
-        out.append((t.rounds, handle, Decimal(theo).quantize(CENT), var))
+        out.append((t.rounds, handle, theo, var))
     return out
 
 
@@ -549,7 +550,7 @@ def rating_of(slip: RatingSlip, now: datetime | None = None) -> dict[str, Any]:
                main_edge=main_edge)
     return _json({
         "id": slip.pk, "player": {"id": slip.player_id, "card_number": slip.player.card_number,
-                                  "name": slip.player.name},
+                                  "name": slip.player.name, "display_name": slip.player.display_name},
         "table": slip.table_id, "table_number": slip.table.number, "game": slip.table.game.slug, "seat": slip.seat,
         "state": slip.state, "opened_at": slip.opened_at.isoformat(),
         "closed_at": slip.closed_at.isoformat() if slip.closed_at else None,
@@ -577,7 +578,7 @@ def report_section(day: date) -> dict[str, Any]:
             holds += [{"table": r.table.number, "period": p, **r.summary["hold"][p]} for p in ("day", "mtd", "ytd")]
     shifts.sort(key=lambda s: (s["table_number"], SHIFT_NAMES.index(s["shift"])))
     ratings = [rating_of(s) for s in rating_slips(day=day)]
-    theo = sum((Decimal(r["theo"]) for r in ratings), ZERO)
+    theo = theo_cents(sum((Decimal(r["theo_exact"]) for r in ratings), ZERO))  # the exact sum, rounded once
     estimate = sum((Decimal(r["estimate"]) for r in ratings), ZERO)
     return {"shifts": shifts, "holds": holds, "ratings": ratings,
             "totals": {"flagged_shifts": sum(1 for s in shifts if s["flagged"]), "rating_slips": len(ratings),
@@ -599,7 +600,7 @@ def report_csv_rows(section: dict[str, Any]) -> list[dict[str, Any]]:
                      "theo_hold_pct": h["theo_hold_pct"], "z": h["z"], "band_low": h["band_low"],
                      "band_high": h["band_high"], "flagged": h["flagged"], "message": h["reason"]})  # fmt: skip
     for r in section.get("ratings", []):
-        who = r["player"]["card_number"] or r["player"]["name"]
+        who = r["player"]["display_name"]
         rows.append({"section": "rating", "table": r["table_number"], "rounds": r["rounds"], "handle": r["handle"],
                      "win": r["actual"], "theo_win": r["theo"],
                      "message": f"{who} seat {r['seat']}: avg bet {r['avg_bet']}, {r['seconds'] // 60} min, "
@@ -623,7 +624,7 @@ def report_pdf_story(section: dict[str, Any], styles: Any, table: Any) -> list[A
     ratings = section.get("ratings", [])
     if ratings:
         rows = [["player", "table", "seat", "rounds", "min", "avg bet", "theo", "actual", "estimate"]]
-        rows += [[r["player"]["card_number"] or r["player"]["name"], r["table_number"], r["seat"], r["rounds"],
+        rows += [[r["player"]["display_name"], r["table_number"], r["seat"], r["rounds"],
                   r["seconds"] // 60, r["avg_bet"], r["theo"], r["actual"], r["estimate"]] for r in ratings[:300]]
         story += [Spacer(1, 8), Paragraph("Player ratings (theo from the wagers; the industry estimate beside)",
                                           styles["Heading3"]), table(rows)]  # fmt: skip

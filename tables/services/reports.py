@@ -26,6 +26,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from tables import conf
+from tables.audit.theo import theo_cents
 from tables.engine.games import house_games
 from tables.errors import Conflict, InvalidInput
 from tables.models import (
@@ -66,6 +67,11 @@ def _d(x: Any) -> Decimal:
     return Decimal(str(x)) if x not in (None, "") else Decimal("0")
 
 
+def _theo(hold: dict[str, Any]) -> Decimal:
+    """A stored hold's exact theo (a result stored before it was kept: its rounded one)."""
+    return _d(hold.get("theo_win_exact", hold["theo_win"]))
+
+
 def gather(day: date) -> ReportData:
     """Read the day's stored audit results, findings, discrepancies and approvals."""
     data = ReportData(day)
@@ -98,10 +104,10 @@ def gather(day: date) -> ReportData:
         if h:
             handle += _d(h["handle"])
             win += _d(h["win"])
-            theo += _d(h["theo_win"])
+            theo += _theo(h)
             rounds += int(h["rounds"])
     data.totals = {
-        "rounds": rounds, "handle": handle, "win": win, "theo_win": theo,
+        "rounds": rounds, "handle": handle, "win": win, "theo_win": theo_cents(theo),
         "hold_pct": float(win / handle * 100) if handle else None,
         "theo_hold_pct": float(theo / handle * 100) if handle else None,
         "flagged_holds": sum(1 for t in data.tables if t["hold"] and t["hold"]["flagged"]),
@@ -184,7 +190,7 @@ def groups(data: ReportData) -> list[dict[str, Any]]:
             g["rounds"] += int(h["rounds"])
             g["handle"] += _d(h["handle"])
             g["win"] += _d(h["win"])
-            g["theo_win"] += _d(h["theo_win"])
+            g["theo_win"] += _theo(h)  # exact; rounded once below
             g["flagged"] += 1 if h["flagged"] else 0
         sh = t["shuffle"]
         if sh:
@@ -212,6 +218,7 @@ def groups(data: ReportData) -> list[dict[str, Any]]:
     for g in out:
         g["hold_pct"] = float(g["win"] / g["handle"] * 100) if g["handle"] else None
         g["theo_hold_pct"] = float(g["theo_win"] / g["handle"] * 100) if g["handle"] else None
+        g["theo_win"] = theo_cents(g["theo_win"])
         g["label"] = f"{g['pit']} · {g['game']}"
     return out
 

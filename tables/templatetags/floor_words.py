@@ -3,7 +3,7 @@ seat and bet, a finding's rule in words (never raw dicts, ISO timestamps or inte
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from django import template
@@ -36,6 +36,24 @@ def when(value: object) -> str:
     if timezone.is_aware(moment):
         moment = timezone.localtime(moment)
     return moment.strftime("%d %b %H:%M:%S")
+
+
+def day_text(value: date) -> str:
+    """A gaming day as the dashboard writes days: ``Wed 25 Nov 2026`` (the templates' ``D j M Y``)."""
+    return f"{value:%a} {value.day} {value:%b %Y}"
+
+
+@register.filter
+def day(value: object) -> str:
+    """A date (or its ISO text) as ``Wed 25 Nov 2026``; never the browser's or the locale's 11/25/2026."""
+    if isinstance(value, datetime):
+        value = timezone.localtime(value).date() if timezone.is_aware(value) else value.date()
+    if isinstance(value, str) and value:
+        try:
+            return day_text(date.fromisoformat(value))
+        except ValueError:
+            return value
+    return day_text(value) if isinstance(value, date) else ("—" if value in (None, "") else str(value))
 
 
 @register.filter

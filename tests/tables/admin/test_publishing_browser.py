@@ -124,7 +124,7 @@ def test_the_rule_set_form_is_typed_and_errors_are_in_words(browser, live_server
 
     page = signed_in(browser, live_server, games_manager)
     page.goto(f"{live_server.url}/admin/tables/ruleset/add/?game={game('unlimited-blackjack').pk}")
-    assert page.locator("select#id_surrender option").all_inner_texts() == ["none", "vs ace"]
+    assert page.locator("select#id_surrender option").all_inner_texts() == ["no surrender", "against an Ace"]
     assert page.locator("input#id_dealer_hits_soft_17[type=checkbox]").count() == 1
     page.fill("#id_name", "Eight decks, no surrender")
     page.fill("#id_seats", "12")

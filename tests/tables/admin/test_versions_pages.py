@@ -65,7 +65,36 @@ def test_the_history_of_a_rule_set_names_the_changed_parameter(games_manager) ->
     draft._history_user = games_manager
     draft.save()
     timeline = _client(games_manager).get(_url(draft, "history")).context["timeline"]
-    assert timeline[0]["changes"] == ["decks: 8 → 6"]
+    assert timeline[0]["changes"] == ["Decks in the shoe: 8 → 6"]  # the form's label, not the stored key
+
+
+def test_the_history_of_a_choice_says_it_in_words(games_manager) -> None:
+    draft = RuleSetFactory(params=PUBLISHED_RULES["unlimited-blackjack"].to_params())
+    draft.params = {**draft.params, "surrender": "none", "shuffle_rule": "cards_dealt"}
+    draft._history_user = games_manager
+    draft.save()
+    timeline = _client(games_manager).get(_url(draft, "history")).context["timeline"]
+    assert sorted(timeline[0]["changes"]) == ["Shuffle rule: cut card → cards dealt",
+                                              "Surrender: against an Ace → no surrender"]
+    assert draft.params["surrender"] == "none"  # stored as the engine's value
+
+
+def test_the_history_page_is_one_history_with_its_saved_copies(games_manager) -> None:
+    draft = PayTableFactory()
+    _edit_perfect_pairs(draft, (30, 1), games_manager)
+    draft.notes = "thirty to one"
+    draft._history_user = games_manager
+    draft.save()
+    page = _client(games_manager).get(_url(draft, "history"))
+    html = page.content.decode()
+    main = html.split('id="content-main"')[1]
+    assert "Saved copies" not in html and main.count("<table") == 1  # simple-history's second table is gone
+    assert 'id="version-timeline"' in html and "Compare with another version" in html
+    # Each change of the version itself opens its saved copy (where a draft is reverted).
+    record = draft.history.order_by("-history_id").first()
+    copy_url = reverse("admin:tables_paytable_simple_history", args=[draft.pk, record.history_id])
+    assert f'href="{copy_url}"' in html
+    assert _client(games_manager).get(copy_url).status_code == 200
 
 
 def test_the_diff_of_two_pay_tables_marks_the_changed_line_and_its_return(games_manager) -> None:

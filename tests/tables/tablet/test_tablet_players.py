@@ -27,7 +27,7 @@ def test_a_dealer_seats_a_rated_player_and_closes_the_slip(browser, live_server,
     page.click("#players-seat-btn")
     row = page.locator("#players-list li[data-rating]")
     row.wait_for()
-    assert "Seat 3: Ada (C-31337)" in row.inner_text()
+    assert "Seat 3: Ada (card C-31337)" in row.inner_text()
     slip = RatingSlip.objects.get()
     assert (slip.seat, slip.player.card_number, slip.state) == (3, "C-31337", "open")
     page.locator("#players").screenshot(path=str(DOCS / "accounting-tablet-players.png"))

@@ -70,7 +70,7 @@ def test_a_split_with_a_double_after_split_and_a_bet_behind_following_it_paid_se
     total3 = sum(float(v) for v in due["3"].values())
     assert page.inner_text("[data-pay-seat='3'] h4") == f"Seat 3: pay {total3:.2f}"
     assert page.inner_text("[data-pay-seat='5'] h4") == "Seat 5: pay 10.00"
-    assert page.inner_text("#btn-paid") == "Confirm paid (0 of 2 seats ticked)"
+    assert page.inner_text("#btn-paid") == "Confirm paid (2 seats, none ticked yet)"
     page.click("[data-seat-paid='3']")
     page.click("[data-seat-paid='5']")
     assert page.inner_text("#btn-paid") == "Confirm paid"
