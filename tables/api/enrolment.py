@@ -99,7 +99,7 @@ class StartInput(StrictInput):
     deck = serializers.ChoiceField(choices=sorted(DECKS), help_text="the deck: 52 cards, with Jokers, or Finnish")
 
 
-class ScanInput(StrictInput):
+class EnrolmentScanInput(StrictInput):
     image = serializers.FileField(help_text="a JPEG or PNG of one card")
 
 
@@ -118,7 +118,7 @@ class FinishInput(StrictInput):
                                  help_text="rename the design before it is stored (a name taken meanwhile)")
 
 
-class ScanAnswerSerializer(serializers.Serializer):
+class EnrolmentScanAnswerSerializer(serializers.Serializer):
     enrolment = EnrolmentSerializer()
     scan = serializers.IntegerField()
     outcome = serializers.CharField(help_text="named (by the reader), duplicate (scanned already) or ask")
@@ -198,12 +198,12 @@ class EnrolmentScanView(ApiView):
 
     parser_classes = [MultiPartParser, FormParser]
 
-    @extend_schema(operation_id="enrolments_scan", request={"multipart/form-data": ScanInput},
-                   parameters=[IDEMPOTENCY], responses={200: ScanAnswerSerializer, **ERRORS},
+    @extend_schema(operation_id="enrolments_scan", request={"multipart/form-data": EnrolmentScanInput},
+                   parameters=[IDEMPOTENCY], responses={200: EnrolmentScanAnswerSerializer, **ERRORS},
                    tags=["enrolment"])  # fmt: skip
     def post(self, request: Request, pk: int, sid: int) -> Response:
         session = _session(request, pk, sid)  # the right to enrol first
-        data = _valid(ScanInput, request)
+        data = _valid(EnrolmentScanInput, request)
         replay = answered_before(request)
         if replay is not None:
             return replay
@@ -219,7 +219,7 @@ class EnrolmentScanView(ApiView):
         scan = enrolment.enrolment_scan(session=sid, reading=reading, actor=request.user)
         outcome, message = _message(scan)
         session = EnrolmentSession.objects.select_related("table", "casino", "started_by").get(pk=sid)
-        return Response(ScanAnswerSerializer({"enrolment": enrolment_selectors.enrolment_document(session),
+        return Response(EnrolmentScanAnswerSerializer({"enrolment": enrolment_selectors.enrolment_document(session),
                                               "scan": scan.seq, "outcome": outcome, "message": message}).data)
 
 
