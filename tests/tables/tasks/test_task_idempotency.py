@@ -69,3 +69,28 @@ def test_the_join_waits_for_every_table(bj, reports_dir):
     assert join_nightly(DAY.isoformat(), "r1") is False
     report.refresh_from_db()
     assert report.joined_at is None
+
+
+def test_the_nightly_batches_cover_every_table_once_in_at_most_fifty_tasks():
+    from tables.tasks.audit import nightly_batches
+
+    assert nightly_batches([1, 2, 3]) == [[1], [2], [3]]
+    ids = list(range(1, 501))
+    batches = nightly_batches(ids)
+    assert len(batches) == 50 and {len(b) for b in batches} == {10}
+    assert [pk for b in batches for pk in b] == ids
+    assert sum(len(b) for b in nightly_batches(list(range(73)))) == 73 and len(nightly_batches(list(range(73)))) <= 50
+
+
+def test_a_batch_task_audits_its_tables_and_the_last_one_joins(bj, f27, reports_dir, monkeypatch):
+    from tables.tasks import audit as tasks
+
+    queued = []
+    monkeypatch.setattr(tasks.audit_report, "delay", lambda day: queued.append(day))
+    ids = [bj.table.pk, f27.table.pk]
+    AuditReport.objects.create(gaming_day=DAY, run="r2", run_started_at=timezone.now(), expected_tables=ids)
+    first = tasks.audit_tables.apply(args=[[ids[0]], DAY.isoformat(), "r2"]).get()
+    assert first["joined"] is False and queued == []
+    second = tasks.audit_tables.apply(args=[[ids[1]], DAY.isoformat(), "r2"]).get()
+    assert second["joined"] is True and queued == [DAY.isoformat()]
+    assert AuditResult.objects.filter(kind=AuditKind.PACE, table_id__in=ids).count() == 2
