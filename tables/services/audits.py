@@ -388,15 +388,31 @@ def pace_for(table: Table, start: datetime, end: datetime) -> list[dict[str, Any
 # Storing results (idempotent)
 
 
+def _lock_results(table: Table, keys: Iterable[tuple[str, str]]) -> dict[tuple[str, str], AuditResult]:
+    """The table's stored results of these (kind, period) pairs, locked, with their findings (two queries
+    instead of two per result); a pair not stored yet is missing and ``_store`` creates it."""
+    wanted = set(keys)
+    rows = (AuditResult.objects.select_for_update(of=("self",))
+            .filter(table=table, kind__in={k for k, _ in wanted}, period__in={p for _, p in wanted})
+            .prefetch_related("findings"))  # fmt: skip
+    return {(r.kind, r.period): r for r in rows if (r.kind, r.period) in wanted}
+
+
 def _store(kind: str, table: Table, period: str, day: date, start: datetime, end: datetime,
-           summary: dict[str, Any], findings: list[dict[str, Any]]) -> AuditResult:
-    """Create or replace the result of (kind, table, period) with its findings; acknowledgements survive."""
+           summary: dict[str, Any], findings: list[dict[str, Any]],
+           locked: dict[tuple[str, str], AuditResult] | None = None) -> AuditResult:
+    """Create or replace the result of (kind, table, period) with its findings; acknowledgements survive.
+    ``locked``: the table's results already locked by ``_lock_results`` (in the same transaction)."""
     with transaction.atomic(savepoint=False):
-        result, created = AuditResult.objects.select_for_update().get_or_create(
-            kind=kind, table=table, period=period,
-            defaults={"gaming_day": day, "starts": start, "ends": end, "summary": summary,
-                      "flagged": bool(findings)},
-        )  # fmt: skip
+        found = locked.get((kind, period)) if locked is not None else None
+        if found is not None:
+            result, created = found, False
+        else:
+            result, created = AuditResult.objects.select_for_update().get_or_create(
+                kind=kind, table=table, period=period,
+                defaults={"gaming_day": day, "starts": start, "ends": end, "summary": summary,
+                          "flagged": bool(findings)},
+            )  # fmt: skip
         if not created:
             now = timezone.now()
             AuditResult.objects.filter(pk=result.pk).update(
@@ -473,6 +489,10 @@ def _audit_table_day(table_id: int, day: date) -> dict[str, Any]:
     summary: dict[str, Any] = {"table": table.pk, "number": table.number, "game": table.game.slug,
                                "day": day.isoformat()}  # fmt: skip
 
+    ps = periods(day)
+    locked = _lock_results(table, [(AuditKind.SHUFFLE, ps[0][0]), (AuditKind.PACE, ps[0][0]),
+                                   *((AuditKind.HOLD, p) for p, _, _ in ps)])
+
     # Shuffle points.
     bad, shoes = suspicious_shoes(table, start, end)
     found = shuffle_findings(table, bad)
@@ -484,20 +504,19 @@ def _audit_table_day(table_id: int, day: date) -> dict[str, Any]:
         by_rule[f["rule"]] += 1
     shuffles = ShuffleEvent.objects.filter(table=table, at__gte=start, at__lt=end).count()
     s_summary = {"shoes": shoes, "shuffles": shuffles, "checked_card_by_card": len(bad), "by_rule": dict(by_rule)}
-    _store(AuditKind.SHUFFLE, table, f"day:{day.isoformat()}", day, start, end, s_summary, findings)
+    _store(AuditKind.SHUFFLE, table, f"day:{day.isoformat()}", day, start, end, s_summary, findings, locked)
     summary["shuffle"] = s_summary
 
     # Hold, per period (house-banked games only: in pot and scoring games the house holds nothing).
     summary["hold"] = {}
     if table.game.slug in HOUSE_GAMES:
-        # One pass over the month before the day, one over the day split in its shifts: the day and
-        # the month to date are sums of those (every total is additive).
-        ps = periods(day)
-        shifts = hold_buckets(table, start, [b for _, _, b in ps[1:4]])
+        # One pass from the first of the month, split at the day's start and its shifts' ends: the day
+        # and the month to date are sums of those buckets (every total is additive).
+        before, *shifts = hold_buckets(table, ps[4][1], [start, *(b for _, _, b in ps[1:4])])
         day_totals = HoldTotals()
         for t in shifts:
             day_totals.add(t)
-        mtd = hold_buckets(table, ps[4][1], [start])[0] if ps[4][1] < start else HoldTotals()
+        mtd = before
         mtd.add(day_totals)
         drops = month_drops(table, day)
         for (period, a, b), totals in zip(ps, [day_totals, *shifts, mtd], strict=True):
@@ -507,7 +526,7 @@ def _audit_table_day(table_id: int, day: date) -> dict[str, Any]:
             if h.flagged:
                 hf.append({"rule": "hold.anomaly", "severity": Severity.WARNING,
                            "message": f"table {table.number} {period}: {h.reason}", "data": {"z": h.z}})  # fmt: skip
-            _store(AuditKind.HOLD, table, period, day, a, b, hj, hf)
+            _store(AuditKind.HOLD, table, period, day, a, b, hj, hf, locked)
             summary["hold"][period] = hj
 
     # Dealer and pace, with the day's discrepancies.
@@ -521,7 +540,7 @@ def _audit_table_day(table_id: int, day: date) -> dict[str, Any]:
         "approvals": {k: n for k, n in Approval.objects.filter(round__in=day_rounds).values_list("kind")
                       .annotate(n=Count("id")).order_by()},
     }  # fmt: skip
-    _store(AuditKind.PACE, table, f"day:{day.isoformat()}", day, start, end, p_summary, [])
+    _store(AuditKind.PACE, table, f"day:{day.isoformat()}", day, start, end, p_summary, [], locked)
     summary["pace"] = p_summary
 
     # Table accounting: counted against tracked win per shift, win/drop hold (docs/accounting.md).
