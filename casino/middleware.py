@@ -68,6 +68,11 @@ def database_unavailable(exc: BaseException | None) -> bool:
     return "database is locked" in text or "unable to open database file" in text
 
 
+# A server that is up but full (its connection limit, or this process's pool all in use): the next
+# request may well get in, so no hold-off.  libpq reports the limit before any SQLSTATE exists.
+_BUSY_TEXTS = ("too many clients", "remaining connection slots are reserved", "couldn't get a connection")
+
+
 def database_unreachable(exc: BaseException | None) -> bool:
     """Whether ``exc`` says the server could not be reached or did not answer (starts the hold-off)."""
     if isinstance(exc, InterfaceError):
@@ -75,6 +80,8 @@ def database_unreachable(exc: BaseException | None) -> bool:
     if not isinstance(exc, OperationalError):
         return False
     cause = exc.__cause__
+    if any(text in str(exc).lower() for text in _BUSY_TEXTS):
+        return False
     if isinstance(cause, QueryDeadlineExceeded):
         return True
     sqlstate = getattr(cause, "sqlstate", None)

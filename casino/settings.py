@@ -179,6 +179,17 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     _options["options"] = (
         _options.get("options", "") + f" -c statement_timeout={int(DB_STATEMENT_TIMEOUT * 1000)}"
     ).strip()
+    # A connection pool per process (Django's, psycopg_pool): at most DB_POOL_MAX_SIZE connections, a
+    # request waiting up to DB_POOL_TIMEOUT seconds for one (then 503).  Off (0) by default; behind a
+    # loaded web tier it keeps the server's connection limit from being hit ("too many clients": 641
+    # failed commands at 500 tables, docs/floor-scale.md).  Needs CONN_MAX_AGE 0.
+    DB_POOL_MAX_SIZE = int(_number("DB_POOL_MAX_SIZE", "0", low=0, high=1000))
+    DB_POOL_TIMEOUT = float(_number("DB_POOL_TIMEOUT", "10", low=1, high=300))
+    if DB_POOL_MAX_SIZE:
+        if DATABASES["default"]["CONN_MAX_AGE"]:
+            raise environ.ImproperlyConfigured("DB_POOL_MAX_SIZE needs CONN_MAX_AGE=0 (the pool keeps the connections)")
+        _options["pool"] = {"min_size": min(2, DB_POOL_MAX_SIZE), "max_size": DB_POOL_MAX_SIZE,
+                            "timeout": DB_POOL_TIMEOUT}
 # Seconds a web request waits for any one answer of PostgreSQL (a query, a COMMIT) before it drops the
 # connection and answers 503: the client-side deadline that still works when the server is frozen and
 # its own statement_timeout cannot fire (casino/db_deadline.py).  Requests only: Celery tasks and

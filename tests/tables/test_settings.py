@@ -18,7 +18,7 @@ REAL_KEY = "a-real-secret-" + "x9" * 30
 def _settings_with(monkeypatch: pytest.MonkeyPatch, tmp_path, **env: str) -> ModuleType:  # type: ignore[no-untyped-def]
     for key in ("DATABASE_URL", "CELERY_BROKER_URL", "SECRET_KEY", "HTTPS", "DEBUG", "ALLOWED_HOSTS",
                 "CELERY_TASK_ALWAYS_EAGER", "AXES_FAILURE_LIMIT", "AXES_COOLOFF_MINUTES", "API_TOKEN_TTL_HOURS",
-                "DB_QUERY_DEADLINE", "DB_UNAVAILABLE_RETRY_AFTER"):
+                "DB_QUERY_DEADLINE", "DB_UNAVAILABLE_RETRY_AFTER", "DB_POOL_MAX_SIZE", "DB_POOL_TIMEOUT", "CONN_MAX_AGE"):
         monkeypatch.delenv(key, raising=False)
     monkeypatch.setenv("CASINO_VAR_DIR", str(tmp_path))
     for key, value in env.items():
@@ -163,3 +163,36 @@ def test_a_request_waits_db_query_deadline_seconds_at_most_for_an_answer_of_the_
     for bad in ("0", "0.5", "301", "soon", "nan"):
         with pytest.raises(ImproperlyConfigured, match="DB_QUERY_DEADLINE"):
             _settings_with(monkeypatch, tmp_path, DB_QUERY_DEADLINE=bad)
+
+
+def test_a_connection_pool_per_process_is_asked_for_by_db_pool_max_size(monkeypatch, tmp_path) -> None:
+    url = "postgres://postgres@127.0.0.1:5432/casino"
+    assert "pool" not in _settings_with(monkeypatch, tmp_path, DATABASE_URL=url).DATABASES["default"]["OPTIONS"]
+    options = _settings_with(monkeypatch, tmp_path, DATABASE_URL=url, DB_POOL_MAX_SIZE="12",
+                             DB_POOL_TIMEOUT="4").DATABASES["default"]["OPTIONS"]  # fmt: skip
+    assert options["pool"] == {"min_size": 2, "max_size": 12, "timeout": 4.0}
+    with pytest.raises(ImproperlyConfigured, match="CONN_MAX_AGE"):
+        _settings_with(monkeypatch, tmp_path, DATABASE_URL=url, DB_POOL_MAX_SIZE="12", CONN_MAX_AGE="60")
+    with pytest.raises(ImproperlyConfigured, match="DB_POOL_MAX_SIZE"):
+        _settings_with(monkeypatch, tmp_path, DATABASE_URL=url, DB_POOL_MAX_SIZE="-1")
+
+
+def test_a_full_server_or_pool_is_a_503_without_the_unreachable_hold_off() -> None:
+    import psycopg
+    import psycopg_pool
+    from django.db import OperationalError
+
+    from casino.middleware import database_unavailable, database_unreachable
+
+    def wrapped(cause: Exception) -> OperationalError:
+        exc = OperationalError(str(cause))
+        exc.__cause__ = cause
+        return exc
+
+    full = wrapped(psycopg.OperationalError('connection failed: connection to server at "127.0.0.1", port 5432 '
+                                            "failed: FATAL:  sorry, too many clients already"))
+    pool = wrapped(psycopg_pool.PoolTimeout("couldn't get a connection after 10.00 sec"))
+    refused = wrapped(psycopg.OperationalError("connection failed: Connection refused"))
+    assert database_unavailable(full) and database_unavailable(pool) and database_unavailable(refused)
+    assert not database_unreachable(full) and not database_unreachable(pool)
+    assert database_unreachable(refused)
