@@ -272,7 +272,7 @@ def main() -> int:
                          cwd=ROOT, env=env, stdout=open(f"{var_dir}/celery.log", "w"), stderr=subprocess.STDOUT),
     ]
     base = f"http://127.0.0.1:{args.port}"
-    result: dict = {"args": vars(args)}
+    result: dict = {"args": vars(args), "pool": {k: os.environ.get(k) for k in ("DB_POOL_MAX_SIZE", "DB_POOL_TIMEOUT")}}
     stop = threading.Event()
     try:
         for _ in range(120):
@@ -346,7 +346,7 @@ def main() -> int:
             "db_bytes_per_round_kept": round(kept_per_round),
             "db_kept_per_gaming_day_mb_500_tables": round(kept_per_round * 500 * 60 * 24 / 2**20),
         })
-        log(json.dumps({k: v for k, v in result.items() if k != "args"}, indent=1))
+        log(json.dumps({k: v for k, v in result.items() if k not in ("args", "pool")}, indent=1))
     finally:
         stop.set()
         for p in procs:
