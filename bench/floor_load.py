@@ -77,6 +77,24 @@ print(",".join(str(t.pk) for t in Table.objects.filter(number__gte=100).order_by
 """
 
 
+PUBLISHER = """
+import time
+from tables.services.push import publish
+ids, rate, seconds = [{ids}], {rate}, {seconds}
+period, n, t0 = 1.0 / rate, 0, time.monotonic()
+while time.monotonic() - t0 < seconds:
+    table = ids[n % len(ids)]
+    publish(table_id=table, kind="audit", data={{"action": "round.card", "round": n, "round_number": n,
+            "round_state": "in_play", "round_version": 3, "approval_required": False, "table_status": "open",
+            "table_number": table, "at": None, "actor": "pitboss"}})
+    n += 1
+    wait = t0 + n * period - time.monotonic()
+    if wait > 0:
+        time.sleep(wait)
+print("PUBLISHED", n)
+"""
+
+
 def fresh_database(pg: str, db: str, env: dict[str, str], tables: int) -> list[int]:
     assert db.startswith("casino_floor"), "this bench only ever recreates its own database"
     psql(pg, f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{db}' AND pid <> pg_backend_pid()")
@@ -250,6 +268,10 @@ def main() -> int:
     ap.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432")
     ap.add_argument("--redis", default="redis://127.0.0.1:6379/14")
     ap.add_argument("--json", default="var/floor-load.json")
+    ap.add_argument("--publish-rate", type=float, default=0, metavar="EPS",
+                    help="no tablets: publish EPS events a second straight to the push channel (the events a "
+                         "floor's rounds make: 500 tables at 60 rounds an hour make about 100) and measure only "
+                         "their way to the dashboards")
     args = ap.parse_args()
 
     var_dir = f"/tmp/{args.database}-var"
@@ -286,7 +308,7 @@ def main() -> int:
                             timeout=30).json()["token"]
         stats: dict = {"commands": [], "errors": 0, "refused": 0, "rounds": 0}
         tablets = [Tablet(base, tok, t, 3600 / args.rate, random.Random(t), stats) for t in ids]
-        for tb in tablets:
+        for tb in tablets if not args.publish_rate else []:
             tb.post(f"/api/tables/{tb.table}/open/", {})
             tb.post(f"/api/tables/{tb.table}/shuffle/", {"reason": "load: first shoe"})
         stats["commands"].clear()
@@ -316,7 +338,12 @@ def main() -> int:
         until = start + args.minutes * 60
         period = 3600 / args.rate
         play = [threading.Thread(target=tb.run, args=(start + period * i / len(tablets), until, stop), daemon=True)
-                for i, tb in enumerate(tablets)]
+                for i, tb in enumerate(tablets)] if not args.publish_rate else []  # fmt: skip
+        publisher = None
+        if args.publish_rate:
+            code = PUBLISHER.format(ids=",".join(map(str, ids)), rate=args.publish_rate, seconds=args.minutes * 60)
+            publisher = subprocess.Popen([PYTHON, "manage.py", "shell", "-c", code], cwd=ROOT, env=env,
+                                         stdout=subprocess.PIPE, text=True)
         for th in play:
             th.start()
         while time.monotonic() < until:
@@ -325,6 +352,9 @@ def main() -> int:
                 f"push p95 {pct(latencies, 95)} s, 5xx/errors {stats['errors']}")
         for th in play:
             th.join(timeout=60)
+        if publisher is not None:
+            out, _ = publisher.communicate(timeout=120)
+            result["published"] = int(next(ln for ln in out.splitlines() if ln.startswith("PUBLISHED")).split()[1])
         time.sleep(2)  # the last events reach the dashboards
         stop.set()
         elapsed = time.monotonic() - start
