@@ -74,7 +74,9 @@ def face(fam: str) -> str:
     return (regular or files)[0]
 
 
-def train_fold(fold: int, k: int, out: Path, *, per_class: int | None = None, log: Callable[[str], object] = print) -> Path:
+def train_fold(
+    fold: int, k: int, out: Path, *, per_class: int | None = None, log: Callable[[str], object] = print
+) -> Path:
     """The perceptron trained as shipped, without the fold's families, saved to ``out``."""
     from .train import PER_CLASS, train
 
@@ -118,20 +120,40 @@ class Group:
     confusions: Counter[str] = field(default_factory=Counter)
 
     def add(self, other: Group) -> None:
-        for name in ("shoe", "shoe_right", "shoe_unknown", "shoe_sure_wrong", "shoe_sure", "scenes", "tp", "fp", "fn",
-                     "scene_sure_wrong", "exact"):
+        for name in (
+            "shoe",
+            "shoe_right",
+            "shoe_unknown",
+            "shoe_sure_wrong",
+            "shoe_sure",
+            "scenes",
+            "tp",
+            "fp",
+            "fn",
+            "scene_sure_wrong",
+            "exact",
+        ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.confusions.update(other.confusions)
 
     def summary(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         if self.shoe:
-            out.update(shoe=self.shoe, top1=self.shoe_right / self.shoe, unknown=self.shoe_unknown / self.shoe,
-                       sure_wrong=self.shoe_sure_wrong / self.shoe, sure_share=self.shoe_sure / self.shoe)
+            out.update(
+                shoe=self.shoe,
+                top1=self.shoe_right / self.shoe,
+                unknown=self.shoe_unknown / self.shoe,
+                sure_wrong=self.shoe_sure_wrong / self.shoe,
+                sure_share=self.shoe_sure / self.shoe,
+            )
         if self.scenes:
-            out.update(scenes=self.scenes, recall=self.tp / max(self.tp + self.fn, 1),
-                       precision=self.tp / max(self.tp + self.fp, 1),
-                       scene_sure_wrong=self.scene_sure_wrong / max(self.tp + self.fp, 1), exact=self.exact / self.scenes)
+            out.update(
+                scenes=self.scenes,
+                recall=self.tp / max(self.tp + self.fn, 1),
+                precision=self.tp / max(self.tp + self.fp, 1),
+                scene_sure_wrong=self.scene_sure_wrong / max(self.tp + self.fp, 1),
+                exact=self.exact / self.scenes,
+            )
         if self.confusions:
             out["confusions"] = self.confusions.most_common(8)
         return out
@@ -140,9 +162,13 @@ class Group:
 Reader = Callable[[np.ndarray], list[dict[str, Any]]]
 
 
-def read_shoe(reader: Reader, img: np.ndarray, code: str, group: Group, reads: list[tuple[float, bool]]) -> None:
+def read_shoe(
+    reader: Reader, img: np.ndarray, code: str, group: Group, reads: list[tuple[float, bool]]
+) -> None:
     cards = reader(img)
-    best: dict[str, Any] = max(cards, key=lambda c: c["confidence"]) if cards else {"code": "none", "confidence": 0.0}
+    best: dict[str, Any] = (
+        max(cards, key=lambda c: c["confidence"]) if cards else {"code": "none", "confidence": 0.0}
+    )
     group.shoe += 1
     right = best["code"] == code
     conf = float(best["confidence"])
@@ -159,7 +185,9 @@ def read_shoe(reader: Reader, img: np.ndarray, code: str, group: Group, reads: l
         reads.append((conf, right))
 
 
-def read_scene(reader: Reader, img: np.ndarray, codes: Sequence[str], group: Group, reads: list[tuple[float, bool]]) -> None:
+def read_scene(
+    reader: Reader, img: np.ndarray, codes: Sequence[str], group: Group, reads: list[tuple[float, bool]]
+) -> None:
     cards = reader(img)
     named = [c for c in cards if c["code"] != "unknown"]
     want = Counter(codes)
@@ -185,12 +213,22 @@ def deck(fam_index: int, layout_index: int) -> tuple[int, bool]:
     return 2000 + 10 * fam_index + layout_index, (fam_index + layout_index) % 2 == 1
 
 
-def measure(decks: Sequence[tuple[str, str, int]], readers: dict[str, Reader], *, shoe: int, scenes: int, seed: int = 0,
-            layouts: Sequence[str] = INDEX_LAYOUTS, log: Callable[[str], object] = print) -> dict[str, Any]:
+def measure(
+    decks: Sequence[tuple[str, str, int]],
+    readers: dict[str, Reader],
+    *,
+    shoe: int,
+    scenes: int,
+    seed: int = 0,
+    layouts: Sequence[str] = INDEX_LAYOUTS,
+    log: Callable[[str], object] = print,
+) -> dict[str, Any]:
     """Every reader of ``readers`` on the same held-out decks: for each deck (name, font file, number)
     and each layout, ``shoe`` scans (codes in a shuffled order) and ``scenes`` table scenes."""
     groups: dict[str, dict[tuple[str, str], Group]] = {name: {} for name in readers}
-    reads: dict[str, dict[str, list[tuple[float, bool]]]] = {name: {"shoe": [], "table": []} for name in readers}
+    reads: dict[str, dict[str, list[tuple[float, bool]]]] = {
+        name: {"shoe": [], "table": []} for name in readers
+    }
     for name_, font, number in decks:
         for li, layout in enumerate(layouts):
             design, finnish = deck(number, INDEX_LAYOUTS.index(layout) if layout in INDEX_LAYOUTS else li)
@@ -205,7 +243,10 @@ def measure(decks: Sequence[tuple[str, str, int]], readers: dict[str, Reader], *
                     read_shoe(reader, img, label["code"], g, reads[name]["shoe"])
                 for img, label in scene_imgs:
                     read_scene(reader, img, label["codes"], g, reads[name]["table"])
-            log(f"  {name_} / {layout}: " + ", ".join(f"{n} {_short(groups[n][(name_, layout)])}" for n in readers))
+            log(
+                f"  {name_} / {layout}: "
+                + ", ".join(f"{n} {_short(groups[n][(name_, layout)])}" for n in readers)
+            )
     return {"groups": groups, "reads": reads}
 
 
@@ -217,10 +258,22 @@ def family_decks(fams: Sequence[str]) -> list[tuple[str, str, int]]:
 
 # Faces that neither the shipped perceptron nor the corner CNN was trained on: DejaVu (left out of
 # training, the development set is drawn with it) and italic or oblique faces (``glyphs._SKIP``).
-UNSEEN_FACES = ("DejaVuSans.ttf", "DejaVuSerif.ttf", "DejaVuSansMono-Bold.ttf", "DejaVuSansCondensed-Bold.ttf",
-                "DejaVuSerifCondensed.ttf", "Tinos-Italic.ttf", "Arimo-Italic.ttf", "NimbusSans-Italic.otf",
-                "P052-Italic.otf", "URWGothic-BookOblique.otf", "Carlito-BoldItalic.ttf", "EBGaramond12-Italic.otf",
-                "Cousine-Italic.ttf", "URWBookman-LightItalic.otf")
+UNSEEN_FACES = (
+    "DejaVuSans.ttf",
+    "DejaVuSerif.ttf",
+    "DejaVuSansMono-Bold.ttf",
+    "DejaVuSansCondensed-Bold.ttf",
+    "DejaVuSerifCondensed.ttf",
+    "Tinos-Italic.ttf",
+    "Arimo-Italic.ttf",
+    "NimbusSans-Italic.otf",
+    "P052-Italic.otf",
+    "URWGothic-BookOblique.otf",
+    "Carlito-BoldItalic.ttf",
+    "EBGaramond12-Italic.otf",
+    "Cousine-Italic.ttf",
+    "URWBookman-LightItalic.otf",
+)
 
 
 def unseen_decks(names: Sequence[str] = UNSEEN_FACES) -> list[tuple[str, str, int]]:
@@ -252,9 +305,16 @@ def reliability(reads: Sequence[tuple[float, bool]], bins: Sequence[float] = BIN
     for lo, hi in zip(bins[:-1], bins[1:], strict=True):
         m = (conf >= lo) & (conf < hi)
         n = int(m.sum())
-        out.append({"lo": lo, "hi": min(hi, 1.0), "n": n, "right": int(right[m].sum()),
-                    "accuracy": float(right[m].mean()) if n else math.nan,
-                    "mean_confidence": float(conf[m].mean()) if n else math.nan})
+        out.append(
+            {
+                "lo": lo,
+                "hi": min(hi, 1.0),
+                "n": n,
+                "right": int(right[m].sum()),
+                "accuracy": float(right[m].mean()) if n else math.nan,
+                "mean_confidence": float(conf[m].mean()) if n else math.nan,
+            }
+        )
     return out
 
 
@@ -267,7 +327,9 @@ def plot_reliability(tables: dict[str, list[dict[str, Any]]], out: Path, title: 
 
     fig, ax = plt.subplots(figsize=(6.4, 5.2), dpi=110)
     ax.plot([0.0, 1.0], [0.0, 1.0], color="#999999", lw=1, ls="--", label="perfectly calibrated")
-    for (name, rows), colour in zip(tables.items(), ("#1f77b4", "#d62728", "#2ca02c", "#9467bd"), strict=False):
+    for (name, rows), colour in zip(
+        tables.items(), ("#1f77b4", "#d62728", "#2ca02c", "#9467bd"), strict=False
+    ):
         pts = [(r["mean_confidence"], r["accuracy"], r["n"]) for r in rows if r["n"]]
         ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", color=colour, label=name)
         for x, y, n in pts:
@@ -291,16 +353,34 @@ def mlp_reader(config: RecognizerConfig | None = None) -> Reader:
     return lambda img: recognize(img, cfg, profile=None)
 
 
-def run(out: Path, *, k: int = 5, folds: Sequence[int] | None = None, shoe: int = 54, scenes: int = 6,
-        layouts: Sequence[str] = INDEX_LAYOUTS, models: Path | None = None, per_class: int | None = None,
-        fams_per_fold: int | None = None, cnn: bool = False, shipped: bool = True, witness: bool = False,
-        log: Callable[[str], object] = print) -> dict[str, Any]:
+def run(
+    out: Path,
+    *,
+    k: int = 5,
+    folds: Sequence[int] | None = None,
+    shoe: int = 54,
+    scenes: int = 6,
+    layouts: Sequence[str] = INDEX_LAYOUTS,
+    models: Path | None = None,
+    per_class: int | None = None,
+    fams_per_fold: int | None = None,
+    cnn: bool = False,
+    shipped: bool = True,
+    witness: bool = False,
+    log: Callable[[str], object] = print,
+) -> dict[str, Any]:
     """Leave-one-font-out over the folds: train each fold's perceptron (kept in ``models``, reused
     when there), read its held-out decks with it (and with the shipped perceptron, which saw these
     fonts, and the corner CNN when ``cnn``), write ``out`` (JSON)."""
     models = models or out.parent / "heldout-models"
     models.mkdir(parents=True, exist_ok=True)
-    result: dict[str, Any] = {"k": k, "shoe_per_deck": shoe, "scenes_per_deck": scenes, "layouts": list(layouts), "folds": {}}
+    result: dict[str, Any] = {
+        "k": k,
+        "shoe_per_deck": shoe,
+        "scenes_per_deck": scenes,
+        "layouts": list(layouts),
+        "folds": {},
+    }
     pooled: dict[str, dict[str, list[tuple[float, bool]]]] = {}
     per_layout: dict[str, dict[str, Group]] = {}
     per_fold: dict[str, dict[str, Group]] = {}
@@ -323,7 +403,9 @@ def run(out: Path, *, k: int = 5, folds: Sequence[int] | None = None, shoe: int 
         if cnn:
             readers["corner CNN"] = cnn_reader
         log(f"fold {fold} ({time.time() - t0:.0f} s): reading decks of {', '.join(fams)}")
-        got = measure(family_decks(fams), readers, shoe=shoe, scenes=scenes, seed=fold, layouts=layouts, log=log)
+        got = measure(
+            family_decks(fams), readers, shoe=shoe, scenes=scenes, seed=fold, layouts=layouts, log=log
+        )
         fold_out: dict[str, Any] = {"families": fams}
         for name in readers:
             total = Group()
@@ -331,13 +413,19 @@ def run(out: Path, *, k: int = 5, folds: Sequence[int] | None = None, shoe: int 
                 total.add(g)
                 per_layout.setdefault(name, {}).setdefault(layout, Group()).add(g)
             per_fold.setdefault(name, {})[str(fold)] = total
-            fold_out[name] = {"total": total.summary(),
-                              "groups": {f"{fam}/{layout}": g.summary() for (fam, layout), g in got["groups"][name].items()}}
+            fold_out[name] = {
+                "total": total.summary(),
+                "groups": {
+                    f"{fam}/{layout}": g.summary() for (fam, layout), g in got["groups"][name].items()
+                },
+            }
             for kind in ("shoe", "table"):
                 pooled.setdefault(name, {}).setdefault(kind, []).extend(got["reads"][name][kind])
         result["folds"][str(fold)] = fold_out
         out.write_text(json.dumps(result, indent=1, default=str))
-    result["per_layout"] = {n: {layout: g.summary() for layout, g in d.items()} for n, d in per_layout.items()}
+    result["per_layout"] = {
+        n: {layout: g.summary() for layout, g in d.items()} for n, d in per_layout.items()
+    }
     result["per_fold"] = {n: {f: g.summary() for f, g in d.items()} for n, d in per_fold.items()}
     overall = {}
     for n, d in per_fold.items():
@@ -387,14 +475,18 @@ def markdown(result: dict[str, Any]) -> str:
     """The results as Markdown tables: overall, per fold and per layout for every reader, and the
     reliability bins."""
     lines = []
-    head = ("| reader | group | shoe scans | top-1 | unknown | wrong ≥ 0.9 | scenes | recall | precision | sure-and-wrong |\n"
-            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    head = (
+        "| reader | group | shoe scans | top-1 | unknown | wrong ≥ 0.9 | scenes | recall | precision | sure-and-wrong |\n"
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+    )
     lines.append(head)
 
     def row(name: str, group: str, s: dict[str, Any]) -> str:
-        return (f"| {name} | {group} | {s.get('shoe', 0)} | {_pct(s.get('top1'))} | {_pct(s.get('unknown'))} | "
-                f"{_pct(s.get('sure_wrong'))} | {s.get('scenes', 0)} | {_pct(s.get('recall'))} | {_pct(s.get('precision'))} | "
-                f"{_pct(s.get('scene_sure_wrong'))} |")
+        return (
+            f"| {name} | {group} | {s.get('shoe', 0)} | {_pct(s.get('top1'))} | {_pct(s.get('unknown'))} | "
+            f"{_pct(s.get('sure_wrong'))} | {s.get('scenes', 0)} | {_pct(s.get('recall'))} | {_pct(s.get('precision'))} | "
+            f"{_pct(s.get('scene_sure_wrong'))} |"
+        )
 
     for name, s in result.get("overall", {}).items():
         lines.append(row(name, "all", s))
@@ -414,7 +506,10 @@ def markdown(result: dict[str, Any]) -> str:
             lines.append("")
             lines.append("| confidence | reads | right | share right |")
             lines.append("| --- | --- | --- | --- |")
-            lines.extend(f"| {r['lo']:.2f}–{r['hi']:.2f} | {r['n']} | {r['right']} | {_pct(r['accuracy'])} |" for r in rows)
+            lines.extend(
+                f"| {r['lo']:.2f}–{r['hi']:.2f} | {r['n']} | {r['right']} | {_pct(r['accuracy'])} |"
+                for r in rows
+            )
     return "\n".join(lines)
 
 
@@ -429,9 +524,18 @@ def shipped_witness_reader(witness: str) -> Reader:
     return read
 
 
-def run_unseen(out: Path, *, shoe: int = 27, scenes: int = 4, layouts: Sequence[str] = INDEX_LAYOUTS,
-               faces: Sequence[str] = UNSEEN_FACES, cnn: bool = True, witness: bool = True, seed: int = 7,
-               log: Callable[[str], object] = print) -> dict[str, Any]:
+def run_unseen(
+    out: Path,
+    *,
+    shoe: int = 27,
+    scenes: int = 4,
+    layouts: Sequence[str] = INDEX_LAYOUTS,
+    faces: Sequence[str] = UNSEEN_FACES,
+    cnn: bool = True,
+    witness: bool = True,
+    seed: int = 7,
+    log: Callable[[str], object] = print,
+) -> dict[str, Any]:
     """The shipped readers (no retraining) on decks of faces neither was trained on (``UNSEEN_FACES``):
     the shipped perceptron, and with ``cnn`` the corner CNN, with ``witness`` the perceptron with the
     CNN as its witness.  Writes ``out`` (JSON) in the form of ``run``'s."""
@@ -444,8 +548,13 @@ def run_unseen(out: Path, *, shoe: int = 27, scenes: int = 4, layouts: Sequence[
     t0 = time.time()
     decks = unseen_decks(faces)
     got = measure(decks, readers, shoe=shoe, scenes=scenes, seed=seed, layouts=layouts, log=log)
-    result: dict[str, Any] = {"faces": [d[0] for d in decks], "shoe_per_deck": shoe, "scenes_per_deck": scenes,
-                              "layouts": list(layouts), "folds": {"unseen": {"families": [d[0] for d in decks]}}}
+    result: dict[str, Any] = {
+        "faces": [d[0] for d in decks],
+        "shoe_per_deck": shoe,
+        "scenes_per_deck": scenes,
+        "layouts": list(layouts),
+        "folds": {"unseen": {"families": [d[0] for d in decks]}},
+    }
     per_layout: dict[str, dict[str, Group]] = {}
     per_face: dict[str, dict[str, Group]] = {}
     overall: dict[str, Any] = {}
@@ -457,9 +566,13 @@ def run_unseen(out: Path, *, shoe: int = 27, scenes: int = 4, layouts: Sequence[
             per_face.setdefault(name, {}).setdefault(face_, Group()).add(g)
         overall[name] = total.summary()
     result["overall"] = overall
-    result["per_layout"] = {n: {layout: g.summary() for layout, g in d.items()} for n, d in per_layout.items()}
+    result["per_layout"] = {
+        n: {layout: g.summary() for layout, g in d.items()} for n, d in per_layout.items()
+    }
     result["per_face"] = {n: {f: g.summary() for f, g in d.items()} for n, d in per_face.items()}
-    result["reliability"] = {n: {kind: reliability(r) for kind, r in d.items()} for n, d in got["reads"].items()}
+    result["reliability"] = {
+        n: {kind: reliability(r) for kind, r in d.items()} for n, d in got["reads"].items()
+    }
     result["seconds"] = round(time.time() - t0)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=1, default=str))
