@@ -167,3 +167,22 @@ def test_the_witness_stays_out_of_an_enrolled_deck_and_of_the_cnn_reader(monkeyp
     with pytest.raises(ValueError, match="cnn_witness"):
         RecognizerConfig(cnn_witness="vote")
     assert CornerRead(None).probs is None
+
+
+def test_rescue_takes_the_cnns_sure_read_where_the_perceptron_names_no_card(monkeypatch):
+    cnn = _FakeCnn(kind=4, suit=0)  # the CNN reads 5S surely
+    unknown = {
+        "code": "unknown",
+        "confidence": 0.3,
+        "corners": [],
+        "guesses": [{"code": "JS", "confidence": 0.3}],
+    }
+    joker = {"code": "JK", "confidence": 0.72, "corners": []}  # no index found: a Joker without one?
+    for card in (unknown, joker):
+        assert _witnessed(card, cnn, monkeypatch, "agree") == card
+        rescued = _witnessed(card, cnn, monkeypatch, "rescue")
+        assert rescued["code"] == "5S" and rescued["confidence"] >= 0.9 and "guesses" not in rescued
+    named = {"code": "JS", "confidence": 0.7, "corners": []}  # the perceptron names another card: not rescued
+    assert _witnessed(named, cnn, monkeypatch, "rescue") == named
+    unsure_cnn = _FakeCnn(kind=4, suit=0, p=0.6)
+    assert _witnessed(unknown, unsure_cnn, monkeypatch, "rescue") == unknown

@@ -397,7 +397,7 @@ def run(
         readers["perceptron, fonts held out"] = held_reader(held, "off")
         if witness:
             readers["held-out perceptron, CNN veto"] = held_reader(held, "veto")
-            readers["held-out perceptron, CNN veto+agree"] = held_reader(held, "agree")
+            readers["held-out perceptron, CNN rescue"] = held_reader(held, "rescue")
         if shipped:
             readers["perceptron as shipped (saw these fonts)"] = shipped_reader
         if cnn:
@@ -544,7 +544,7 @@ def run_unseen(
         readers["corner CNN"] = cnn_reader
     if witness:
         readers["shipped perceptron, CNN veto"] = shipped_witness_reader("veto")
-        readers["shipped perceptron, CNN veto+agree"] = shipped_witness_reader("agree")
+        readers["shipped perceptron, CNN rescue"] = shipped_witness_reader("rescue")
     t0 = time.time()
     decks = unseen_decks(faces)
     got = measure(decks, readers, shoe=shoe, scenes=scenes, seed=seed, layouts=layouts, log=log)
