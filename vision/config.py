@@ -56,7 +56,7 @@ class RecognizerConfig:
     # "veto", a sure read (>= witness_sure) is made unsure (witness_cap) when the CNN names another
     # card with confidence witness_veto or more; "agree", also a read the CNN names surely too is as
     # sure as the surer of the two; "rescue", also where the perceptron names no card (unknown, or a
-    # Joker for want of an index) the CNN's sure read is taken.  The default comes from the
+    # Joker for want of an index) the CNN's read is taken with its own confidence if it names a card.  The default comes from the
     # environment variable VISION_CNN_WITNESS.
     cnn_witness: str = field(default_factory=lambda: os.environ.get("VISION_CNN_WITNESS", "off"))
     witness_sure: float = 0.9

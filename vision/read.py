@@ -43,8 +43,8 @@ def cnn_witness(card: dict[str, Any], image: U8, quads: list[F32], model: Mlp, c
     """The perceptron's ``card`` (read from the index corners top left in ``quads``) weighed by the
     corner CNN's read of the same corners (``config.cnn_witness``): "veto" makes a sure read unsure
     when the CNN names another card with some confidence; "agree" also makes a read sure that the
-    CNN names surely too; "rescue" also takes the CNN's sure read where the perceptron names no card
-    (unknown, or a Joker for want of an index).  Off, with the CNN as the reader, or with an
+    CNN names surely too; "rescue" also takes the CNN's read, with its confidence, where the
+    perceptron names no card (unknown, or a Joker for want of an index) and the CNN names one.  Off, with the CNN as the reader, or with an
     enrolled deck: ``card``."""
     if config.cnn_witness == "off" or config.corner_reader != "mlp" or model.profile is not None:
         return card
@@ -60,7 +60,7 @@ def cnn_witness(card: dict[str, Any], image: U8, quads: list[F32], model: Mlp, c
         if card["code"] != "unknown" and card["confidence"] >= config.witness_sure and confidence >= config.witness_veto:
             return {**card, "confidence": round(min(float(card["confidence"]), config.witness_cap), 4)}
         nothing = card["code"] == "unknown" or card["code"] == "JK" and card["confidence"] < config.witness_sure
-        if config.cnn_witness == "rescue" and sure and code != "JK" and nothing:
+        if config.cnn_witness == "rescue" and confidence >= config.unknown_below and code != "JK" and nothing:
             out = {k: v for k, v in card.items() if k != "guesses"}
             return {**out, "code": code, "confidence": round(float(confidence), 4)}
         return card

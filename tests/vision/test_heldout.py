@@ -182,7 +182,11 @@ def test_rescue_takes_the_cnns_sure_read_where_the_perceptron_names_no_card(monk
         assert _witnessed(card, cnn, monkeypatch, "agree") == card
         rescued = _witnessed(card, cnn, monkeypatch, "rescue")
         assert rescued["code"] == "5S" and rescued["confidence"] >= 0.9 and "guesses" not in rescued
+        assert rescued["corners"] == card["corners"]
     named = {"code": "JS", "confidence": 0.7, "corners": []}  # the perceptron names another card: not rescued
     assert _witnessed(named, cnn, monkeypatch, "rescue") == named
-    unsure_cnn = _FakeCnn(kind=4, suit=0, p=0.6)
-    assert _witnessed(unknown, unsure_cnn, monkeypatch, "rescue") == unknown
+    unsure_cnn = _FakeCnn(kind=4, suit=0, p=0.8)  # named, not sure: taken, and stays unsure
+    rescued = _witnessed(unknown, unsure_cnn, monkeypatch, "rescue")
+    assert rescued["code"] == "5S" and 0.5 <= rescued["confidence"] < 0.9
+    blind_cnn = _FakeCnn(kind=4, suit=0, p=0.3)
+    assert _witnessed(unknown, blind_cnn, monkeypatch, "rescue") == unknown
