@@ -86,6 +86,8 @@ def main(argv: list[str] | None = None) -> int:
     ho.add_argument("--witness", action="store_true", help="also read with the CNN as the fold perceptron's witness")
     ho.add_argument("--no-shipped", action="store_true", help="do not also read with the shipped perceptron")
     ho.add_argument("--plot", type=Path, default=None, help="write the reliability diagram (PNG) of the held-out perceptron")
+    ho.add_argument("--report", type=Path, nargs="+", default=None,
+                    help="instead of measuring: print these saved results (and --plot their pooled reliability)")
     ho.add_argument("--unseen", action="store_true",
                     help="instead of folds: the shipped readers on faces none was trained on (DejaVu, italics)")
     args = parser.parse_args(argv)
@@ -152,6 +154,11 @@ def _run(args: argparse.Namespace) -> int:
 
         folds = None if args.folds is None else [int(f) for f in args.folds.split(",")]
         layouts = INDEX_LAYOUTS if args.layouts is None else tuple(args.layouts.split(","))
+        if args.report:
+            from .tools.heldout import report
+
+            print(report(args.report, args.plot))
+            return 0
         if args.unseen:
             result = run_unseen(args.out, shoe=args.shoe, scenes=args.scenes, layouts=layouts, cnn=args.cnn,
                                 witness=args.witness)

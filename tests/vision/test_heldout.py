@@ -190,3 +190,15 @@ def test_rescue_takes_the_cnns_sure_read_where_the_perceptron_names_no_card(monk
     assert rescued["code"] == "5S" and 0.5 <= rescued["confidence"] < 0.9
     blind_cnn = _FakeCnn(kind=4, suit=0, p=0.3)
     assert _witnessed(unknown, blind_cnn, monkeypatch, "rescue") == unknown
+
+
+def test_saved_runs_are_reported_and_their_reliability_pooled(tmp_path):
+    rows = heldout.reliability([(0.95, True), (0.55, False)])
+    other = heldout.reliability([(0.96, False)])
+    both = heldout.pooled([rows, other])
+    top = next(r for r in both if r["lo"] == 0.95)
+    assert top["n"] == 2 and top["right"] == 1 and abs(top["mean_confidence"] - 0.955) < 1e-9
+    saved = {"overall": {}, "reliability": {"perceptron, fonts held out": {"shoe": rows}}}
+    (tmp_path / "a.json").write_text(json.dumps(saved))
+    text = heldout.report([tmp_path / "a.json"], tmp_path / "r.png")
+    assert "share right" in text and (tmp_path / "r.png").is_file()

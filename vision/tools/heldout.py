@@ -577,3 +577,48 @@ def run_unseen(
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=1, default=str))
     return result
+
+
+def pooled(tables: Sequence[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Reliability bins of several runs added up (same bins)."""
+    out = []
+    for rows in zip(*tables, strict=True):
+        n = sum(r["n"] for r in rows)
+        right = sum(r["right"] for r in rows)
+        conf = sum(r["mean_confidence"] * r["n"] for r in rows if r["n"])
+        out.append(
+            {
+                "lo": rows[0]["lo"],
+                "hi": rows[0]["hi"],
+                "n": n,
+                "right": right,
+                "accuracy": right / n if n else math.nan,
+                "mean_confidence": conf / n if n else math.nan,
+            }
+        )
+    return out
+
+
+def report(results: Sequence[Path], plot: Path | None = None) -> str:
+    """Markdown of saved runs (``run``, ``run_unseen``), and a reliability diagram of the shipped
+    perceptron on unseen faces and of the folds' perceptrons on their held-out fonts, pooled."""
+    loaded = [json.loads(p.read_text()) for p in results]
+    text = "\n\n".join(markdown(r) for r in loaded)
+    series: dict[str, list[list[dict[str, Any]]]] = {}
+    for r in loaded:
+        for name, d in r.get("reliability", {}).items():
+            label = {
+                "shipped perceptron": "shipped perceptron, unseen faces",
+                "perceptron, fonts held out": "fold perceptrons, held-out fonts",
+            }.get(name)
+            if label is None:
+                continue
+            for kind, rows in d.items():
+                series.setdefault(f"{label}: {kind}", []).append(rows)
+    if plot is not None and series:
+        plot_reliability(
+            {name: pooled(tables) for name, tables in series.items()},
+            plot,
+            "Reliability of the perceptron on fonts it was not trained on",
+        )
+    return text
