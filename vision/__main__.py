@@ -60,6 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     gen.add_argument("--font", default=None, help="with --design: the index font (a path or part of a font file's name)")
     gen.add_argument("--finnish", choices=("yes", "no"), default=None, help="with --design: Finnish indices (1, 11-13) or not")
     gen.add_argument("--court", default=None, help="with --design: the letters printed for J, Q, K (e.g. VDR, as French decks)")
+    gen.add_argument("--index", default=None, help="with --design: the index layout (under, beside, small, large, one-corner)")
     sub.add_parser("train", help="reproduce the shipped index classifier from the generator")
     tc = sub.add_parser("train-cnn", help="reproduce the corner CNN (needs the 'train' extra: torch, onnx)")
     tc.add_argument("--out", type=Path, default=None, help="the ONNX file to write (default: the shipped one)")
@@ -67,6 +68,28 @@ def main(argv: list[str] | None = None) -> int:
     tc.add_argument("--resume", type=Path, default=None, help="go on training from this exported model")
     tc.add_argument("--minutes", type=float, default=16.0, help="wall-time budget of the training loop")
     tc.add_argument("--max-lr", type=float, default=3e-3, help="peak learning rate of the one-cycle schedule")
+    tc.add_argument("--chunks", type=int, default=None, help="train on this many chunks of 5,000 corners (seeds 1000...)")
+    tc.add_argument("--epochs", type=int, default=None, help="epochs over the training corners (default 4)")
+    tc.add_argument("--seed", type=int, default=1, help="the training's random seed")
+    tc.add_argument("--threads", type=int, default=2, help="torch's threads")
+    ho = sub.add_parser("heldout", help="leave-one-font-out folds: retrain the perceptron without a fold's fonts and read decks of them")
+    ho.add_argument("--out", type=Path, default=Path("heldout.json"), help="the results (JSON)")
+    ho.add_argument("--models", type=Path, default=None, help="where the folds' perceptrons are kept (reused when there)")
+    ho.add_argument("--k", type=int, default=5, help="folds of font families")
+    ho.add_argument("--folds", default=None, help="only these folds (comma-separated), e.g. 2")
+    ho.add_argument("--shoe", type=int, default=27, help="shoe scans per held-out deck (family x layout)")
+    ho.add_argument("--scenes", type=int, default=4, help="table scenes per held-out deck")
+    ho.add_argument("--families", type=int, default=None, help="only the first N families of each fold")
+    ho.add_argument("--layouts", default=None, help="only these index layouts (comma-separated)")
+    ho.add_argument("--per-class", type=int, default=None, help="glyphs per class of the folds' training (default as shipped)")
+    ho.add_argument("--cnn", action="store_true", help="also read with the corner CNN")
+    ho.add_argument("--witness", action="store_true", help="also read with the CNN as the fold perceptron's witness")
+    ho.add_argument("--no-shipped", action="store_true", help="do not also read with the shipped perceptron")
+    ho.add_argument("--plot", type=Path, default=None, help="write the reliability diagram (PNG) of the held-out perceptron")
+    ho.add_argument("--report", type=Path, nargs="+", default=None,
+                    help="instead of measuring: print these saved results (and --plot their pooled reliability)")
+    ho.add_argument("--unseen", action="store_true",
+                    help="instead of folds: the shipped readers on faces none was trained on (DejaVu, italics)")
     args = parser.parse_args(argv)
 
     cv2.setNumThreads(1)
@@ -116,13 +139,43 @@ def _run(args: argparse.Namespace) -> int:
 
         finnish = None if args.finnish is None else args.finnish == "yes"
         print(generate(args.outdir, args.kind, args.n, args.seed, height=args.height, design=args.design,
-                       font=args.font, finnish=finnish, court=args.court))
+                       font=args.font, finnish=finnish, court=args.court, index=args.index))
         return 0
     if args.command == "train-cnn":
         from .cnn import MODEL_PATH
-        from .tools.cnn_train import train_cnn
+        from .tools.cnn_train import EPOCHS, train_cnn
 
-        train_cnn(args.out or MODEL_PATH, cache=args.cache, resume=args.resume, minutes=args.minutes, max_lr=args.max_lr)
+        train_cnn(args.out or MODEL_PATH, cache=args.cache, resume=args.resume, minutes=args.minutes, max_lr=args.max_lr,
+                  chunks=args.chunks, epochs=args.epochs or EPOCHS, seed=args.seed, threads=args.threads)
+        return 0
+    if args.command == "heldout":
+        from .tools.heldout import markdown, plot_reliability, run, run_unseen
+        from .tools.synth import INDEX_LAYOUTS
+
+        folds = None if args.folds is None else [int(f) for f in args.folds.split(",")]
+        layouts = INDEX_LAYOUTS if args.layouts is None else tuple(args.layouts.split(","))
+        if args.report:
+            from .tools.heldout import report
+
+            print(report(args.report, args.plot))
+            return 0
+        if args.unseen:
+            result = run_unseen(args.out, shoe=args.shoe, scenes=args.scenes, layouts=layouts, cnn=args.cnn,
+                                witness=args.witness)
+            print(markdown(result))
+            if args.plot is not None:
+                plot_reliability({f"{name}: {kind}": rows for name, d in result["reliability"].items() if name == "shipped perceptron"
+                                  for kind, rows in d.items()}, args.plot,
+                                 "Shipped reader on faces it was not trained on (DejaVu, italics)")
+            return 0
+        result = run(args.out, k=args.k, folds=folds, shoe=args.shoe, scenes=args.scenes, layouts=layouts,
+                     models=args.models, per_class=args.per_class, fams_per_fold=args.families, cnn=args.cnn,
+                     shipped=not args.no_shipped, witness=args.witness)
+        print(markdown(result))
+        if args.plot is not None:
+            plot_reliability({f"{name}: {kind}": rows for name, d in result["reliability"].items() if "held out" in name
+                              for kind, rows in d.items()}, args.plot,
+                             "Reliability on held-out fonts (leave-one-font-out folds)")
         return 0
     from .tools.train import train
 

@@ -16,6 +16,7 @@ Training and its corpus: ``vision/tools/cnn_train.py``, ``vision/tools/cnn_data.
 from __future__ import annotations
 
 import json
+import os
 from functools import cache
 from pathlib import Path
 
@@ -78,9 +79,14 @@ def _softmax(z: np.ndarray) -> np.ndarray:
     return out
 
 
+def load_cnn(path: Path | None = None) -> CornerCnn:
+    """The corner CNN at ``path``, else the file the environment variable ``VISION_CNN_MODEL`` names
+    (to measure another model), else the shipped one; loaded once per path."""
+    return _load(path or Path(os.environ.get("VISION_CNN_MODEL") or MODEL_PATH))
+
+
 @cache
-def load_cnn(path: Path = MODEL_PATH) -> CornerCnn:
-    """The shipped corner CNN (loaded once per path)."""
+def _load(path: Path) -> CornerCnn:
     return CornerCnn(path)
 
 

@@ -52,10 +52,22 @@ class RecognizerConfig:
     # (the corner CNN, ``cnn.py``, on the grey-level corner; an enrolled deck is still read by "mlp").
     # The default comes from the environment variable VISION_CORNER_READER.
     corner_reader: str = field(default_factory=lambda: os.environ.get("VISION_CORNER_READER", "mlp"))
+    # The corner CNN as a second witness of the perceptron's reads (``read.cnn_witness``): "off";
+    # "veto", a sure read (>= witness_sure) is made unsure (witness_cap) when the CNN names another
+    # card with confidence witness_veto or more; "agree", also a read the CNN names surely too is as
+    # sure as the surer of the two; "rescue", also where the perceptron names no card (unknown, or a
+    # Joker for want of an index) the CNN's read is taken with its own confidence if it names a card.  The default comes from the
+    # environment variable VISION_CNN_WITNESS.
+    cnn_witness: str = field(default_factory=lambda: os.environ.get("VISION_CNN_WITNESS", "off"))
+    witness_sure: float = 0.9
+    witness_veto: float = 0.5
+    witness_cap: float = 0.85
 
     def __post_init__(self) -> None:
         if self.corner_reader not in ("mlp", "cnn"):
             raise ValueError(f"corner_reader must be 'mlp' or 'cnn', got {self.corner_reader!r}")
+        if self.cnn_witness not in ("off", "veto", "agree", "rescue"):
+            raise ValueError(f"cnn_witness must be 'off', 'veto', 'agree' or 'rescue', got {self.cnn_witness!r}")
 
 
 DEFAULT_CONFIG = RecognizerConfig()

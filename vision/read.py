@@ -21,16 +21,53 @@ def read_corner_at(image: U8, quad: F32, model: Mlp, config: RecognizerConfig,
     """Read the index in the top-left corner of the card ``quad`` (TL, TR, BR, BL), warping only that
     corner; ``rank_at`` is where the rank glyph is, as fractions of the card's width and height."""
     w, h = config.card_width, config.card_height
-    dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
-    m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
-    size = (int(config.corner_w * w), int(config.corner_h * h))
-    corner = u8(cv2.warpPerspective(image, m, size, flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE))
+    corner = corner_at(image, quad, config)
     if config.corner_reader == "cnn" and model.profile is None:
         from .cnn import read_corner_cnn
 
         return read_corner_cnn(corner)
     at = None if rank_at is None else (rank_at[0] * w, rank_at[1] * h)
     return read_corner(corner, model, config, at, _px_scale(quad, config))
+
+
+def corner_at(image: U8, quad: F32, config: RecognizerConfig) -> U8:
+    """The top-left index corner of the card ``quad`` (TL, TR, BR, BL), rectified to the canonical card."""
+    w, h = config.card_width, config.card_height
+    dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+    m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
+    size = (int(config.corner_w * w), int(config.corner_h * h))
+    return u8(cv2.warpPerspective(image, m, size, flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE))
+
+
+def cnn_witness(card: dict[str, Any], image: U8, quads: list[F32], model: Mlp, config: RecognizerConfig) -> dict[str, Any]:
+    """The perceptron's ``card`` (read from the index corners top left in ``quads``) weighed by the
+    corner CNN's read of the same corners (``config.cnn_witness``): "veto" makes a sure read unsure
+    when the CNN names another card with some confidence; "agree" also makes a read sure that the
+    CNN names surely too; "rescue" also takes the CNN's read, with its confidence, where the
+    perceptron names no card (unknown, or a Joker for want of an index) and the CNN names one.  Off, with the CNN as the reader, or with an
+    enrolled deck: ``card``."""
+    if config.cnn_witness == "off" or config.corner_reader != "mlp" or model.profile is not None:
+        return card
+    from .cnn import corner_read, load_cnn
+
+    kind, suit = load_cnn().probabilities([corner_at(image, q, config) for q in quads])
+    reads = [_rank_like(corner_read(kind[i], suit[i]), config) for i in range(len(quads))]
+    other = reads[1] if len(reads) > 1 else CornerRead(None)
+    code, confidence, _, _ = _combine(reads[0], other, config, len(reads) > 1)
+    sure = confidence >= config.witness_sure
+    own = card["code"] if card["code"] != "unknown" else card["guesses"][0]["code"] if card.get("guesses") else None
+    if code != own:
+        if card["code"] != "unknown" and card["confidence"] >= config.witness_sure and confidence >= config.witness_veto:
+            return {**card, "confidence": round(min(float(card["confidence"]), config.witness_cap), 4)}
+        nothing = card["code"] == "unknown" or card["code"] == "JK" and card["confidence"] < config.witness_sure
+        if config.cnn_witness == "rescue" and confidence >= config.unknown_below and code != "JK" and nothing:
+            out = {k: v for k, v in card.items() if k != "guesses"}
+            return {**out, "code": code, "confidence": round(float(confidence), 4)}
+        return card
+    if config.cnn_witness in ("agree", "rescue") and sure and confidence > card["confidence"]:
+        out = {k: v for k, v in card.items() if k != "guesses"}
+        return {**out, "code": code, "confidence": round(float(confidence), 4)}
+    return card
 
 
 def with_pips(image: U8, quad: F32, model: Mlp, config: RecognizerConfig, read: CornerRead) -> CornerRead:
@@ -89,7 +126,8 @@ def read_card(image: U8, quad: F32, model: Mlp, config: RecognizerConfig, *,
         if like >= config.profile_joker_match:
             c = config.profile_joker_confidence
             code, confidence, guesses = "JK", c, [{"code": "JK", "confidence": c}]
-    return _card(code, confidence, guesses, turned if flipped else quad, config)
+    card = _card(code, confidence, guesses, turned if flipped else quad, config)
+    return cnn_witness(card, image, [quad, turned], model, config)
 
 
 def _rank_like(read: CornerRead, config: RecognizerConfig) -> CornerRead:

@@ -27,7 +27,7 @@ from .config import RecognizerConfig
 from .features import glyph_features
 from .index_reader import CornerRead
 from .model import RANK_CLASSES, Mlp, load_model
-from .read import card_from_corner, read_card, read_corner_at, with_pips
+from .read import card_from_corner, cnn_witness, read_card, read_corner_at, with_pips
 
 ASPECT = 88 / 63
 
@@ -180,7 +180,8 @@ def _index_cards(image: U8, contour: Contour, card_h: float, model: Mlp,
         if any(k[2].joker_text and _in_corner(r[1].anchor, k[1].quad, config) for k in kept):
             continue  # another letter of the word
         kept.append(r)
-    return [card_from_corner(with_pips(image, hyp.quad, model, config, read), hyp.quad, config) for _, hyp, read in kept]
+    return [cnn_witness(card_from_corner(with_pips(image, hyp.quad, model, config, read), hyp.quad, config), image, [hyp.quad],
+                        model, config) for _, hyp, read in kept]
 
 
 def _in_corner(point: tuple[float, float], quad: F32, config: RecognizerConfig) -> bool:

@@ -22,6 +22,7 @@ from vision.cnn import INPUT_H, INPUT_W, KINDS, MODEL_PATH, prepare
 from .cnn_data import corpus, split_fonts
 
 TRAIN_SEEDS = (100, 101, 200, 201)
+LARGE_SEED0 = 1000  # ``--chunks N``: the training chunks are seeds 1000 .. 1000 + N - 1 instead
 PER_CHUNK = 5000
 CALIBRATION_SEED, TEST_SEED = 901, 902
 HELD_PER_CHUNK = 3000
@@ -155,16 +156,18 @@ def warm_start(model: Any, onnx_path: Path, x: np.ndarray) -> None:
 
 
 def train_cnn(out: Path = MODEL_PATH, *, cache: Path | None = None, epochs: int = EPOCHS, seed: int = 1,
-              minutes: float = 16.0, resume: Path | None = None, max_lr: float = 3e-3,
-              log: Callable[[str], None] = print) -> dict[str, Any]:
+              minutes: float = 16.0, resume: Path | None = None, max_lr: float = 3e-3, chunks: int | None = None,
+              threads: int = 2, log: Callable[[str], None] = print) -> dict[str, Any]:
     """Draw the corpus, train, calibrate on held-out fonts, export ONNX with its temperatures to
-    ``out`` (and ``out.json``); returns the held-out measures."""
+    ``out`` (and ``out.json``); returns the held-out measures.  ``chunks``: that many chunks of
+    ``PER_CHUNK`` training corners (seeds from ``LARGE_SEED0``) instead of ``TRAIN_SEEDS``."""
     import torch
 
     torch.manual_seed(seed)
-    torch.set_num_threads(2)
+    torch.set_num_threads(threads)
     t0 = time.time()
-    parts = [chunk(s, PER_CHUNK, False, cache) for s in TRAIN_SEEDS]
+    seeds = TRAIN_SEEDS if chunks is None else tuple(range(LARGE_SEED0, LARGE_SEED0 + chunks))
+    parts = [chunk(s, PER_CHUNK, False, cache) for s in seeds]
     x = prepare(list(np.concatenate([p[0] for p in parts])))
     k = np.concatenate([p[1] for p in parts])
     s = np.concatenate([p[2] for p in parts])

@@ -111,12 +111,16 @@ def hershey_mask(text: str, rng: np.random.Generator) -> U8:
     return canvas[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
 
 
-def glyph_dataset(per_class: int, seed: int) -> tuple[F32, I64]:
+def glyph_dataset(per_class: int, seed: int, fonts: list[str] | None = None) -> tuple[F32, I64]:
     """Features (N, F) and labels (N,): ``per_class`` glyphs of every class (twice for junk), about a
-    third of them also drawn small and enlarged."""
+    third of them also drawn small and enlarged.  ``fonts``: the index fonts to draw with (default
+    every one of ``font_files``); the suit fonts are then those of them that carry the suits."""
     rng = np.random.default_rng(seed)
-    fonts = font_files()
     suit_fonts = suit_font_files()
+    if fonts is None:
+        fonts = font_files()
+    else:
+        suit_fonts = [p for p in suit_fonts if p in fonts or p not in font_files()]
     xs, ys = [], []
     for ci, label in enumerate(CLASSES):
         count = per_class * (2 if ci == JUNK else 1)

@@ -45,28 +45,50 @@ class CardStyle:
     paper: tuple[int, int, int] | None = None
     suit_seed: int | None = None  # drawn suits (and pips) have one shape per suit
     court: str | None = None  # the letters printed for J, Q, K (e.g. "VDR" as French decks print Valet, Dame, Roi)
+    # The index layout of a design (``INDEX_LAYOUTS``); None draws the suit under the rank in two corners.
+    index_layout: str | None = None
 
 
-def design_style(seed: int, font: str | None = None, *, finnish: bool | None = None, court: str | None = None) -> CardStyle:
+# Index layouts a design can print (``design_style(..., index=...)``, ``generate --index``):
+# the suit under the rank (the generator's own layout, named), the suit beside the rank (one row,
+# the rank three quarters as tall), small (5.5-7% of the card's height) or large (12-14%) indices,
+# and an index in one corner only (top left; the bottom-right corner is blank).
+INDEX_LAYOUTS = ("under", "beside", "small", "large", "one-corner")
+
+
+def design_style(seed: int, font: str | None = None, *, finnish: bool | None = None, court: str | None = None,
+                 index: str | None = None) -> CardStyle:
     """One deck design, fixed by ``seed``: every card of it has the same fonts, index layout, suit
     shapes and paper.  ``font`` (a path, or a part of a font file's name) chooses the index font among
     every font on the machine, also those the classifier's training leaves out (italics, DejaVu);
-    ``court`` the three letters the deck prints for J, Q, K."""
+    ``court`` the three letters the deck prints for J, Q, K; ``index`` one of ``INDEX_LAYOUTS``
+    (None: as before, the suit under the rank, the design's own size)."""
     if court is not None and (len(court) != 3 or not court.isalpha()):
         raise ValueError(f"court must be three letters (for J, Q, K), got {court!r}")
+    if index is not None and index not in INDEX_LAYOUTS:
+        raise ValueError(f"index must be one of {', '.join(INDEX_LAYOUTS)}, got {index!r}")
     rng = np.random.default_rng([seed, 7919])
     style = random_style(rng, finnish=finnish)
     if font is not None:
         style = replace(style, font=find_font(font))
     if court is not None:
         style = replace(style, finnish=False, court=court.upper())
-    return replace(
+    style = replace(
         style,
         layout=(float(rng.uniform(0.7, 0.95)), float(rng.uniform(0.03, 0.06)), float(rng.uniform(0.025, 0.05))),
         corner_r=float(rng.uniform(0.03, 0.08)),
         paper=(int(rng.integers(235, 256)), int(rng.integers(235, 256)), int(rng.integers(235, 256))),
         suit_seed=seed,
     )
+    if index is None:
+        return style
+    # Drawn from a generator of its own, so that the design's other choices stay those of ``seed``.
+    sizes = np.random.default_rng([seed, 104729])
+    if index == "small":
+        style = replace(style, index_h=float(sizes.uniform(0.055, 0.07)))
+    elif index == "large":
+        style = replace(style, index_h=float(sizes.uniform(0.12, 0.14)))
+    return replace(style, index_layout=index)
 
 
 def find_font(name: str) -> str:
@@ -136,7 +158,8 @@ def render_card(code: str, style: CardStyle, rng: np.random.Generator) -> tuple[
     label = (FINNISH if style.finnish else STANDARD).get(rank, rank)
     if style.court and rank in "JQK":
         label = style.court["JQK".index(rank)]
-    rh = int(style.index_h * CARD_H)
+    beside = style.index_layout == "beside"
+    rh = int(style.index_h * CARD_H * (0.75 if beside else 1.0))
     rmask = text_mask(label, style.font, rh, stroke=style.stroke, condense=0.8 if len(label) == 2 else 1.0)
     sh = int(rh * (style.layout[0] if style.layout else rng.uniform(0.7, 0.95)))
     smask = text_mask(SUIT_CHARS[suit], style.suit_font, sh) if style.suit_font else drawn_suit(suit, sh, _suit_rng(style, suit, rng))
@@ -146,10 +169,16 @@ def render_card(code: str, style: CardStyle, rng: np.random.Generator) -> tuple[
         x0, y0 = int(CARD_W * rng.uniform(0.03, 0.06)), int(CARD_H * rng.uniform(0.025, 0.05))
     cx = x0 + rmask.shape[1] // 2
     _paste(card, rmask, x0, y0, colour)
-    _paste(card, smask, max(1, cx - smask.shape[1] // 2), y0 + rh + max(2, rh // 6), colour)
+    if beside:  # one row: the suit right of the rank, their middles level
+        index_right = x0 + rmask.shape[1] + max(2, rh // 6) + smask.shape[1]
+        _paste(card, smask, x0 + rmask.shape[1] + max(2, rh // 6), y0 + (rmask.shape[0] - smask.shape[0]) // 2, colour)
+    else:
+        index_right = max(x0 + rmask.shape[1], cx + smask.shape[1] - smask.shape[1] // 2)
+        _paste(card, smask, max(1, cx - smask.shape[1] // 2), y0 + rh + max(2, rh // 6), colour)
     # The middle: pips for number cards, a framed letter for courts (kept clear of the index corner).
     if rank in "JQK":
-        cv2.rectangle(card, (int(CARD_W * 0.22), int(CARD_H * 0.16)), (int(CARD_W * 0.78), int(CARD_H * 0.84)), colour, 2)
+        frame_x = int(CARD_W * 0.22) if style.index_layout is None else max(int(CARD_W * 0.22), index_right + 4)
+        cv2.rectangle(card, (frame_x, int(CARD_H * 0.16)), (int(CARD_W * 0.78), int(CARD_H * 0.84)), colour, 2)
         big = text_mask(label, style.font, int(CARD_H * 0.3))
         _paste(card, big, (CARD_W - big.shape[1]) // 2, int(CARD_H * 0.35), colour)
     else:
@@ -160,7 +189,9 @@ def render_card(code: str, style: CardStyle, rng: np.random.Generator) -> tuple[
             # As printed on real decks, the pips of the lower half stand the other way up.
             glyph = u8(cv2.rotate(pip, cv2.ROTATE_180)) if py > 0.5 else pip
             _paste(card, glyph, int(px * CARD_W - pip.shape[1] / 2), int(py * CARD_H - pip.shape[0] / 2), colour)
-    _mirror_corner(card)
+    if style.index_layout != "one-corner":
+        _mirror_corner(card, width=0.36 if beside else 0.3 if style.index_layout == "large" else 0.2,
+                       height=0.15 if beside else 0.36)
     return card, alpha
 
 
@@ -169,10 +200,11 @@ def _suit_rng(style: CardStyle, suit: str, rng: np.random.Generator) -> np.rando
     return rng if style.suit_seed is None else np.random.default_rng([style.suit_seed, SUITS.index(suit)])
 
 
-def _mirror_corner(card: U8) -> None:
-    """Copy the top-left index, turned half round, to the bottom-right corner."""
+def _mirror_corner(card: U8, *, width: float = 0.2, height: float = 0.36) -> None:
+    """Copy the top-left index (within ``width`` x ``height`` of the card), turned half round, to the
+    bottom-right corner."""
     h, w = card.shape[:2]
-    ch, cw = int(h * 0.36), int(w * 0.2)
+    ch, cw = int(h * height), int(w * width)
     card[h - ch :, w - cw :] = cv2.rotate(card[:ch, :cw], cv2.ROTATE_180)
 
 
@@ -316,16 +348,17 @@ def table_image(rng: np.random.Generator, n_cards: int | None = None, style: Car
 
 
 def generate(outdir: Path, kind: str, n: int, seed: int, *, height: int = 720, design: int | None = None,
-             font: str | None = None, finnish: bool | None = None, court: str | None = None) -> Path:
+             font: str | None = None, finnish: bool | None = None, court: str | None = None,
+             index: str | None = None) -> Path:
     """Write ``n`` labelled images of ``kind`` (shoe|table) and labels.json in the cards-dev format;
     table scenes ``height`` px tall (16:9).  Without ``design`` every image has a random design of its
     own; with it every card is of the one design ``design_style(design, font, finnish=finnish)``
     (``seed`` then varies only the scans: pose, light, camera, and the scenes' cards)."""
     if kind not in ("shoe", "table"):
         raise ValueError(f"kind must be shoe or table, got {kind!r}")
-    style = None if design is None else design_style(design, font, finnish=finnish, court=court)
-    if style is None and (font is not None or finnish is not None or court is not None):
-        raise ValueError("--font, --finnish and --court choose a deck design: give --design too")
+    style = None if design is None else design_style(design, font, finnish=finnish, court=court, index=index)
+    if style is None and (font is not None or finnish is not None or court is not None or index is not None):
+        raise ValueError("--font, --finnish, --court and --index choose a deck design: give --design too")
     outdir.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(seed)
     images = []

@@ -29,12 +29,13 @@ EPOCHS = 30
 
 
 def train(out: Path = MODEL_PATH, *, per_class: int = PER_CLASS, epochs: int = EPOCHS,
-          seeds: Sequence[int] = SEEDS, log: Callable[[str], object] = print) -> Path:
+          seeds: Sequence[int] = SEEDS, fonts: list[str] | None = None, log: Callable[[str], object] = print) -> Path:
     """Generate glyphs (fonts and drawn suits, distorted) for each seed, train a perceptron on each,
-    save their average to ``out``."""
+    save their average to ``out``.  ``fonts``: the index fonts (default all; the held-out folds of
+    ``vision.tools.heldout`` leave some families out)."""
     models = []
     for seed in seeds:
-        x, y = glyph_dataset(per_class, seed)
+        x, y = glyph_dataset(per_class, seed, fonts)
         log(f"{len(y)} glyphs generated (seed {seed}); training {epochs} epochs")
         models.append(train_mlp(x, y, epochs=epochs, seed=seed, log=log))
     averaged(models).save(out)

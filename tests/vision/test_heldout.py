@@ -1,0 +1,204 @@
+"""The held-out measurement (``python -m vision heldout``), the generator's index layouts and the
+corner CNN as a second witness of the perceptron."""
+
+import json
+import shutil
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from vision import model as model_module
+from vision.config import DEFAULT_CONFIG, RecognizerConfig
+from vision.index_reader import CornerRead
+from vision.read import cnn_witness
+from vision.tools import heldout
+from vision.tools.cnn_data import family
+from vision.tools.glyphs import font_files
+from vision.tools.synth import CARD_H, CARD_W, INDEX_LAYOUTS, design_style, generate, render_card
+
+
+def _ink(img: np.ndarray) -> int:
+    return int((img.min(axis=2) < 150).sum())
+
+
+def test_a_design_can_print_its_index_in_each_layout():
+    for layout in INDEX_LAYOUTS:
+        style = design_style(11, "Tinos-Regular", finnish=False, index=layout)
+        assert style.index_layout == layout
+        card, _ = render_card("7H", style, np.random.default_rng(0))
+        assert _ink(card[: CARD_H // 3, : CARD_W // 3]) > 0  # an index top left in every layout
+        bottom_right = _ink(card[-CARD_H // 8 :, -CARD_W // 5 :])  # the mirrored index, clear of the pips
+        if layout == "one-corner":
+            assert bottom_right == 0
+        else:
+            assert bottom_right > 0
+
+
+def test_the_layouts_keep_the_design_and_refuse_unknown_names():
+    plain = design_style(5, "Tinos-Regular")
+    assert plain.index_layout is None
+    beside = design_style(5, "Tinos-Regular", index="beside")
+    assert replace(beside, index_layout=None) == plain  # the same design, the index laid out otherwise
+    assert (
+        design_style(5, "Tinos-Regular", index="large").index_h
+        > design_style(5, "Tinos-Regular", index="small").index_h
+    )
+    with pytest.raises(ValueError, match="index"):
+        design_style(5, index="diagonal")
+    with pytest.raises(ValueError, match="--design"):
+        generate(__import__("pathlib").Path("/nonexistent"), "shoe", 1, 0, index="beside")
+
+
+def test_the_folds_part_the_families_and_training_leaves_the_fold_out():
+    k = 5
+    folds = [heldout.fold_families(j, k) for j in range(k)]
+    flat = [f for fold in folds for f in fold]
+    assert sorted(flat) == heldout.families() and len(set(flat)) == len(flat)
+    held = set(folds[2])
+    fonts = heldout.training_fonts(2, k)
+    assert fonts and not any(family(p) in held for p in fonts)
+    assert len(fonts) + sum(family(p) in held for p in font_files()) == len(font_files())
+    with pytest.raises(ValueError, match="fold"):
+        heldout.fold_families(5, k)
+    with pytest.raises(ValueError, match="shipped"):
+        heldout.train_fold(2, k, model_module.MODEL_PATH)
+
+
+def test_reliability_bins_count_reads_and_their_share_right():
+    rows = heldout.reliability([(0.55, True), (0.55, False), (0.95, True), (1.0, True), (0.999, False)])
+    by = {(r["lo"], r["hi"]): r for r in rows}
+    assert by[(0.5, 0.6)]["n"] == 2 and by[(0.5, 0.6)]["accuracy"] == 0.5
+    assert by[(0.95, 0.99)]["n"] == 1
+    assert by[(0.99, 1.0)]["n"] == 2 and by[(0.99, 1.0)]["right"] == 1
+    assert sum(r["n"] for r in rows) == 5
+
+
+def test_a_fold_is_measured_on_a_tiny_held_out_set(tmp_path):
+    models = tmp_path / "models"
+    models.mkdir()
+    shutil.copy(
+        model_module.MODEL_PATH, models / "fold2of5.npz"
+    )  # stands in for the fold's retrained perceptron
+    out = tmp_path / "heldout.json"
+    result = heldout.run(
+        out,
+        k=5,
+        folds=[2],
+        shoe=2,
+        scenes=1,
+        layouts=("under", "beside"),
+        models=models,
+        fams_per_fold=1,
+        shipped=False,
+    )
+    name = "perceptron, fonts held out"
+    overall = result["overall"][name]
+    assert overall["shoe"] == 4 and overall["scenes"] == 2
+    assert 0 <= overall["top1"] <= 1 and 0 <= overall["recall"] <= 1
+    assert set(result["per_layout"][name]) == {"under", "beside"}
+    assert result["folds"]["2"]["families"] == heldout.fold_families(2, 5)[:1]
+    assert json.loads(out.read_text())["k"] == 5
+    text = heldout.markdown(result)
+    assert "| perceptron, fonts held out | all | 4 |" in text
+    png = heldout.plot_reliability({"shoe": result["reliability"][name]["shoe"]}, tmp_path / "r.png", "t")
+    assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+class _FakeCnn:
+    """Stands in for the corner CNN: every corner read as ``kind`` and ``suit``."""
+
+    def __init__(self, kind: int, suit: int, p: float = 0.99) -> None:
+        self.kind = np.full(16, (1 - p) / 15)
+        self.kind[kind] = p
+        self.suit = np.full(4, (1 - p) / 3)
+        self.suit[suit] = p
+
+    def probabilities(self, corners):
+        n = len(corners)
+        return np.tile(self.kind, (n, 1)), np.tile(self.suit, (n, 1))
+
+
+QUAD = np.array([[10, 10], [190, 10], [190, 262], [10, 262]], np.float32)
+IMAGE = np.full((280, 200, 3), 255, np.uint8)
+MLP = model_module.load_model()
+
+
+def _witnessed(card, cnn, monkeypatch, mode):
+    monkeypatch.setattr("vision.cnn.load_cnn", lambda: cnn)
+    config = RecognizerConfig(corner_reader="mlp", cnn_witness=mode)
+    return cnn_witness(card, IMAGE, [QUAD, np.roll(QUAD, -2, axis=0)], MLP, config)
+
+
+def test_the_witness_makes_a_sure_read_unsure_when_the_cnn_names_another_card(monkeypatch):
+    card = {"code": "5S", "confidence": 0.97, "corners": []}
+    other = _FakeCnn(kind=10, suit=0)  # the CNN reads JS
+    assert _witnessed(card, other, monkeypatch, "veto")["confidence"] == 0.85
+    assert _witnessed(card, other, monkeypatch, "veto")["code"] == "5S"
+    assert _witnessed(card, other, monkeypatch, "off") is card
+    same = _FakeCnn(kind=4, suit=0)  # the CNN reads 5S too
+    assert _witnessed(card, same, monkeypatch, "veto") == card
+    unsure = {"code": "5S", "confidence": 0.8, "corners": []}
+    assert _witnessed(unsure, other, monkeypatch, "veto") == unsure  # only sure reads are vetoed
+
+
+def test_the_witness_agreeing_surely_makes_an_unsure_read_sure_in_agree_mode_only(monkeypatch):
+    same = _FakeCnn(kind=4, suit=0)
+    unsure = {"code": "5S", "confidence": 0.8, "corners": []}
+    assert _witnessed(unsure, same, monkeypatch, "veto") == unsure
+    assert _witnessed(unsure, same, monkeypatch, "agree")["confidence"] >= 0.9
+    unknown = {
+        "code": "unknown",
+        "confidence": 0.4,
+        "corners": [],
+        "guesses": [{"code": "5S", "confidence": 0.4}],
+    }
+    named = _witnessed(unknown, same, monkeypatch, "agree")
+    assert named["code"] == "5S" and named["confidence"] >= 0.9 and "guesses" not in named
+
+
+def test_the_witness_stays_out_of_an_enrolled_deck_and_of_the_cnn_reader(monkeypatch):
+    monkeypatch.setattr("vision.cnn.load_cnn", lambda: _FakeCnn(kind=10, suit=0))
+    card = {"code": "5S", "confidence": 0.97, "corners": []}
+    cnn_reading = RecognizerConfig(corner_reader="cnn", cnn_witness="veto")
+    assert cnn_witness(card, IMAGE, [QUAD], MLP, cnn_reading) is card
+    enrolled = replace(MLP, profile=object())  # type: ignore[arg-type]
+    assert cnn_witness(card, IMAGE, [QUAD], enrolled, replace(DEFAULT_CONFIG, cnn_witness="veto")) is card
+    with pytest.raises(ValueError, match="cnn_witness"):
+        RecognizerConfig(cnn_witness="vote")
+    assert CornerRead(None).probs is None
+
+
+def test_rescue_takes_the_cnns_sure_read_where_the_perceptron_names_no_card(monkeypatch):
+    cnn = _FakeCnn(kind=4, suit=0)  # the CNN reads 5S surely
+    unknown = {
+        "code": "unknown",
+        "confidence": 0.3,
+        "corners": [],
+        "guesses": [{"code": "JS", "confidence": 0.3}],
+    }
+    joker = {"code": "JK", "confidence": 0.72, "corners": []}  # no index found: a Joker without one?
+    for card in (unknown, joker):
+        assert _witnessed(card, cnn, monkeypatch, "agree") == card
+        rescued = _witnessed(card, cnn, monkeypatch, "rescue")
+        assert rescued["code"] == "5S" and rescued["confidence"] >= 0.9 and "guesses" not in rescued
+        assert rescued["corners"] == card["corners"]
+    named = {"code": "JS", "confidence": 0.7, "corners": []}  # the perceptron names another card: not rescued
+    assert _witnessed(named, cnn, monkeypatch, "rescue") == named
+    unsure_cnn = _FakeCnn(kind=4, suit=0, p=0.8)  # named, not sure: taken, and stays unsure
+    rescued = _witnessed(unknown, unsure_cnn, monkeypatch, "rescue")
+    assert rescued["code"] == "5S" and 0.5 <= rescued["confidence"] < 0.9
+    blind_cnn = _FakeCnn(kind=4, suit=0, p=0.3)
+    assert _witnessed(unknown, blind_cnn, monkeypatch, "rescue") == unknown
+
+
+def test_saved_runs_are_reported_and_their_reliability_pooled(tmp_path):
+    rows = heldout.reliability([(0.95, True), (0.55, False)])
+    other = heldout.reliability([(0.96, False)])
+    both = heldout.pooled([rows, other])
+    top = next(r for r in both if r["lo"] == 0.95)
+    assert top["n"] == 2 and top["right"] == 1 and abs(top["mean_confidence"] - 0.955) < 1e-9
+    saved = {"overall": {}, "reliability": {"perceptron, fonts held out": {"shoe": rows}}}
+    (tmp_path / "a.json").write_text(json.dumps(saved))
+    text = heldout.report([tmp_path / "a.json"], tmp_path / "r.png")
+    assert "share right" in text and (tmp_path / "r.png").is_file()
