@@ -30,6 +30,7 @@ from .arrays import F32, I64, U8, Floats, f32, u8
 from .config import DEFAULT_CONFIG, RecognizerConfig
 from .features import N_FEATURES, PROFILE, SIDE
 from .model import CLASSES, RANK_CLASSES, RANK_OF, SUIT_CLASSES, Mlp, load_model
+from .read import corner_at
 
 FORMAT = "vision-deck-profile"
 VERSION = 1
@@ -304,15 +305,6 @@ def _shoe_quad(img: U8, path: Path, config: RecognizerConfig) -> F32:
     return portrait_order(quad)
 
 
-def corner_crop(image: U8, quad: F32, config: RecognizerConfig) -> U8:
-    """The top-left index corner of the card ``quad`` (TL, TR, BR, BL), rectified as the reader does."""
-    w, h = config.card_width, config.card_height
-    dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
-    m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
-    size = (int(config.corner_w * w), int(config.corner_h * h))
-    return u8(cv2.warpPerspective(image, m, size, flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE))
-
-
 def _samples(img: U8, quads: list[F32], config: RecognizerConfig, model: Mlp,
              recorder: _Recorder) -> list[tuple[F32, F32]]:
     """Rank and suit glyph features of the index top left in each of ``quads``, from each ink cut."""
@@ -322,7 +314,7 @@ def _samples(img: U8, quads: list[F32], config: RecognizerConfig, model: Mlp,
     h = config.card_height
     out: list[tuple[F32, F32]] = []
     for quad in quads:
-        sharp = corner_crop(img, quad, config)
+        sharp = corner_at(img, quad, config)
         size = (sharp.shape[1], sharp.shape[0])
         scale = _px_scale(quad, config)
         for card_px in (None, *config.profile_enrol_card_px):
@@ -400,7 +392,7 @@ def enroll(dirs: list[str | Path], config: RecognizerConfig = DEFAULT_CONFIG) ->
                 if code == "JK":
                     # What the Joker shows in its corners (art, a star, nothing): a Joker without an
                     # index is known by it.  ("JOKER" down the corner the generic reader reads.)
-                    jokers.extend(m for m in (corner_map(corner_crop(img, q, config)) for q in quads) if m.any())
+                    jokers.extend(m for m in (corner_map(corner_at(img, q, config)) for q in quads) if m.any())
                     continue
                 for rank_f, suit_f in _samples(img, quads, config, model, recorder):
                     codes.append(code)

@@ -120,9 +120,7 @@ def read_card(image: U8, quad: F32, model: Mlp, config: RecognizerConfig, *,
     if (model.profile is not None and top.probs is None and bottom.probs is None and code == "JK"
             and confidence < config.profile_joker_confidence):
         # No index in either corner: an enrolled Joker shows its own art (or nothing) there.
-        from .profile import corner_crop
-
-        like = max(model.profile.joker_likeness(corner_crop(image, q, config)) for q in (quad, turned))
+        like = max(model.profile.joker_likeness(corner_at(image, q, config)) for q in (quad, turned))
         if like >= config.profile_joker_match:
             c = config.profile_joker_confidence
             code, confidence, guesses = "JK", c, [{"code": "JK", "confidence": c}]
