@@ -216,8 +216,24 @@
     });
   }
 
-  function renderFloor(data) {
-    data.tables.forEach(function (t) { tiles[t.id] = t; drawTile(t); });
+  // A floor read is a snapshot; pushes go on arriving while it is on its way.  So each tile keeps the
+  // pushes it drew lately, and a read's tile has those that came after the read began applied again on
+  // top: they carry states, not changes (the round's state, the table's status, the dealer, the hold),
+  // so applying one the read already holds changes nothing, and a slow read never puts back a state a
+  // push has moved on from.  The one count, rounds per hour, takes a round.open only if its event is
+  // newer than the read (above its events_upto; docs/push.md).
+  var pushSeq = 0;       // pushes drawn so far
+  var KEEP = 50;         // pushes a tile remembers for reads in flight
+  var early = {};        // table id -> pushes that came before the tile's first read
+  function renderFloor(data, startedAt) {
+    var upto = data.events_upto || 0;
+    data.tables.forEach(function (t) {
+      var mine = tiles[t.id];
+      t.recent = (mine ? mine.recent || [] : early[t.id] || []).filter(function (p) { return p.seq > startedAt; });
+      t.recent.forEach(function (p) { applyPush(t, p.e, !p.e.event || p.e.event > upto); });
+      delete early[t.id];
+      tiles[t.id] = t; drawTile(t);
+    });
     filterTiles();
   }
 
@@ -230,12 +246,7 @@
     alertTimer = setTimeout(function () { alertTimer = null; loadAlerts(); }, 250);
   }
 
-  function onPush(ev) {
-    var e;
-    try { e = JSON.parse(ev.data); } catch (x) { return; }
-    var t = tiles[e.table];
-    if (e.kind === "findings") { alertsSoon(); return; }
-    if (!t) { return; }
+  function applyPush(t, e, counts) {
     if (e.kind === "hold") {
       t.hold = e.hold && e.hold.rounds ? e.hold : null;
       t.hold_as_of = e.as_of;
@@ -243,7 +254,7 @@
       if (e.table_status) { t.status = e.table_status; }
       if (e.action === "table.open") { t.dealer = e.dealer || null; }
       if (e.action === "table.close") { t.dealer = null; }
-      if (e.action === "round.open") { t.rounds_this_hour += 1; }
+      if (e.action === "round.open" && counts) { t.rounds_this_hour += 1; }
       if (e.round) {
         var open = ["in_play", "paused", "settled", "mismatch"].indexOf(e.round_state) >= 0;
         if (open || e.round === t.round) {
@@ -252,9 +263,22 @@
           t.round_state = open ? e.round_state : null;
         }
       }
-      if (e.round_state === "mismatch" || e.approval_required || DECISIONS.test(e.action || "") ||
-          (alertTables[e.table] && /^round\.(paid|card\.correct)/.test(e.action || ""))) { alertsSoon(); }
     }
+  }
+
+  function onPush(ev) {
+    var e;
+    try { e = JSON.parse(ev.data); } catch (x) { return; }
+    var t = tiles[e.table];
+    if (e.kind === "findings") { alertsSoon(); return; }
+    if (!t) {  // before the first read has answered: kept for it
+      early[e.table] = (early[e.table] || []).concat([{seq: ++pushSeq, e: e}]).slice(-KEEP);
+      return;
+    }
+    applyPush(t, e, true);
+    t.recent = (t.recent || []).concat([{seq: ++pushSeq, e: e}]).slice(-KEEP);
+    if (e.kind === "event" && (e.round_state === "mismatch" || e.approval_required || DECISIONS.test(e.action || "") ||
+        (alertTables[e.table] && /^round\.(paid|card\.correct)/.test(e.action || "")))) { alertsSoon(); }
     drawTile(t);
     window.floorLastPush = e;  // for the load test and the browser tests: the last event drawn
   }
@@ -285,7 +309,7 @@
       .then(then).catch(function () { /* a missed read: the next push or poll catches up */ });
   }
   function loadAlerts() { get(list.dataset.url, renderAlerts); }
-  function loadFloor() { get(floor.dataset.url, renderFloor); }
+  function loadFloor() { var startedAt = pushSeq; get(floor.dataset.url, function (data) { renderFloor(data, startedAt); }); }
   function loadAll() { loadFloor(); loadAlerts(); }
 
   ["pit", "game", "state"].forEach(function (k) { if (filters[k]) { filters[k].addEventListener("change", filterTiles); } });

@@ -117,7 +117,11 @@ def floor_json(request: HttpRequest) -> JsonResponse:
             ids = [int(x) for x in request.GET["tables"].split(",")[:500]]
         except ValueError:
             return JsonResponse({"error": "tables: comma-separated table ids", "field": "tables"}, status=400)
-    return JsonResponse({"tables": floor_rows(scope=_scope(request), table_ids=ids), "at": timezone.now().isoformat()})
+    # The newest audit event before the read: a tile that has drawn a pushed event newer than this keeps
+    # it (a slow read must not put back what a push already moved on; docs/push.md).
+    upto = floor_sel.newest_event_id()
+    return JsonResponse({"tables": floor_rows(scope=_scope(request), table_ids=ids), "events_upto": upto,
+                         "at": timezone.now().isoformat()})
 
 
 @require_GET

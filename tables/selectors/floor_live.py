@@ -21,6 +21,7 @@ from tables.models import (
     AlertDecision,
     Approval,
     ApprovalKind,
+    AuditEvent,
     AuditFinding,
     AuditKind,
     AuditResult,
@@ -129,6 +130,12 @@ def _open_alert_tables(table_ids: list[int], now: datetime) -> set[int]:
                                                created_at__gte=now - timedelta(days=ALERT_DAYS))
                    .exclude(severity="info").values_list("table_id", flat=True).distinct())  # fmt: skip
     return rounds | findings
+
+
+def newest_event_id() -> int:
+    """The newest audit event's id (0 before any): read before a floor read, it tells a client which pushed
+    events the read may not show yet (by the primary key's index: one cheap query)."""
+    return AuditEvent.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
 
 
 def tile_state(status: str, round_state: str | None, alert: bool) -> str:

@@ -58,7 +58,8 @@ def publish(*, table_id: int, kind: str, data: dict[str, Any]) -> None:
 
 def event_body(event: Any) -> dict[str, Any]:
     """What a client needs to redraw a tile or a round without a read: from the rows already in memory."""
-    data: dict[str, Any] = {"action": event.action, "at": event.at.isoformat() if event.at else None,
+    data: dict[str, Any] = {"event": event.pk, "action": event.action,
+                            "at": event.at.isoformat() if event.at else None,
                             "actor": event.actor.get_username() if event.actor_id and event.actor else None}
     rnd = event.round if event.round_id else None
     if rnd is not None:

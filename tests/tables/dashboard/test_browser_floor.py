@@ -53,6 +53,47 @@ def test_a_tile_follows_the_table_by_push_without_a_reload(browser, asgi_server,
     time.sleep(0.3)
 
 
+def test_a_slow_floor_read_does_not_put_back_what_a_push_moved_on(browser, asgi_server, pit_boss, dealer,
+                                                                  demo_casino, settings):
+    """The floor is read again when the stream opens; a read taken before the dealer acted that answers
+    after the pushes (a slow server) must not turn the tile back (it did: "open, no round" in a round)."""
+    settings.PUSH_FALLBACK_POLL_SECONDS = 600
+    table = demo_casino.tables["unlimited-blackjack"]
+    page = browser_page(browser, asgi_server, pit_boss)
+    held: list = []
+
+    def hold_later_reads(route):  # the first read answers; later ones are taken now and answered late
+        response = route.fetch()
+        if getattr(hold_later_reads, "answered", False):
+            held.append((route, response))
+        else:
+            hold_later_reads.answered = True
+            route.fulfill(response=response)
+
+    page.route("**/dashboard/api/floor/*", hold_later_reads)
+    page.goto(f"{asgi_server}/dashboard/")
+    page.wait_for_selector("#live.on", timeout=10_000)
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the stream's read of the floor was not made"
+    tile = page.locator(f"#tile-{table.pk}")
+
+    services.table_open(table=table, actor=dealer)
+    services.shoe_shuffle(table=table, actor=dealer, reason="new shoe")
+    services.round_open(table=table, seats=[{"seat": 1, "wagers": {"main": "10.00"}}], actor=dealer)
+    page.wait_for_selector(f'#tile-{table.pk}[data-state="in_round"]', timeout=5_000)
+    for route, response in held:  # the old snapshot arrives now
+        route.fulfill(response=response)
+    page.wait_for_timeout(300)
+    assert tile.get_attribute("data-state") == "in_round"
+    text = tile.inner_text()
+    assert "dealer" in text and "no dealer" not in text and "1 rounds/h" in text
+    page.context.close()
+    time.sleep(0.3)
+
+
 def test_the_alert_filters(browser, asgi_server, pit_boss, dealer, demo_casino):
     ub = demo_casino.tables["unlimited-blackjack"]
     set_theory(ub, {"main": (0.005, 1.3)})

@@ -15,10 +15,10 @@ from tests.tables.tasks.builders import FloorBuilder, at, set_theory
 
 pytestmark = pytest.mark.django_db
 
-# session + user, the user's permissions (user and group), the user's floor scope, then the floor's reads:
-# tables, open sessions, rounds this hour, open rounds, open shoes, today's hold as stored, and the tables
+# session + user, the user's permissions (user and group), the user's floor scope, the newest event's id
+# (what pushes the read may not hold yet), then the floor's reads: tables, open sessions, rounds this hour, open rounds, open shoes, today's hold as stored, and the tables
 # with an open alert (rounds, findings).
-FLOOR_QUERIES = 4 + 1 + 8
+FLOOR_QUERIES = 4 + 1 + 1 + 8
 # session + user, permissions, the scope, then mismatches, approvals waiting, decisions on them, open
 # findings; and the roles of the user (can_decide).
 ALERT_QUERIES = 4 + 1 + 4 + 1
