@@ -201,7 +201,10 @@ def enrolment_abandon(*, session: EnrolmentSession | int, actor: Any) -> Enrolme
         session.status, session.ended_at = EnrolmentStatus.ABANDONED, timezone.now()
         session.version += 1
         session.save(update_fields=["status", "ended_at", "version"])
-        _event(session, actor, "abandon", scans=session.scans.count())
+        scans = list(session.scans.all())
+        _event(session, actor, "abandon", scans=len(scans))
+        for scan in scans:  # no design will be made of them: their images go (after the commit)
+            _delete(scan)
     return session
 
 
@@ -236,12 +239,16 @@ def enrolment_finish(*, session: EnrolmentSession | int, actor: Any, name: str |
     """Enrol the named scans and store the design: rights and completeness first, the profile built
     outside any transaction (``decks.deck_profile_enrol``, as for a ZIP), then one write
     (``decks.deck_design_create``, as for a ZIP) that also closes the session.  ``name``, when given,
-    renames the design first (a name taken meanwhile in the back office)."""
+    renames the design first (a name taken meanwhile in the back office).  Finishing a finished session
+    again answers its design and writes nothing (the tablet retries a finish whose answer it lost)."""
     check_enrol_right(actor)
     if name is not None and not name.strip():
         raise InvalidInput("name the deck design (as the back office will list it)", field="name")
-    session = EnrolmentSession.objects.select_related("casino", "table").get(
+    session = EnrolmentSession.objects.select_related("casino", "table", "design").get(
         pk=session.pk if isinstance(session, EnrolmentSession) else session)
+    if session.status == EnrolmentStatus.FINISHED and session.design is not None and (
+            name is None or name.strip()[:80] == session.name):
+        return session.design  # a second tap, or a retry whose answer was lost: the deck is enrolled once
     _require_open(session)
     scans = _check_complete(session)
     kind = deck.deck_kind(session.deck)

@@ -78,6 +78,11 @@ def test_a_whole_deck_in_any_order_is_named_asked_where_unsure_and_enrolled_as_a
     assert AuditEvent.objects.filter(action="deck.enrolment.name").count() == asked
     with pytest.raises(Conflict, match="finished"):
         enrolment.enrolment_scan(session=session, reading=readings[0][1], actor=games_manager)
+    # A second finish (a double tap, a retry whose answer was lost) answers the same design, writes nothing.
+    designs = DeckDesign.objects.count()
+    assert enrolment.enrolment_finish(session=session, actor=games_manager) == design
+    assert len(built) == 1 and AuditEvent.objects.filter(action="deck.enrolment.finish").count() == 1
+    assert DeckDesign.objects.count() == designs
     # The design goes to the table with the back office's rights: not the pit boss's.
     enrolment.enrolment_assign(session=session, table=table, actor=games_manager)
     table.refresh_from_db()
@@ -101,7 +106,8 @@ def test_a_card_scanned_twice_is_said_plainly_and_may_replace_the_first_or_be_dr
     assert list(session.scans.values_list("seq", flat=True)) == [2]
 
 
-def test_undo_drops_the_last_scan_and_abandoning_ends_the_session(demo_casino, games_manager, readings):
+def test_undo_drops_the_last_scan_and_abandoning_ends_the_session(demo_casino, games_manager, readings,
+                                                                  django_capture_on_commit_callbacks):
     session = _start(demo_casino.tables["contract-rummy"], games_manager)
     for _, reading in readings[:3]:
         enrolment.enrolment_scan(session=session, reading=reading, actor=games_manager)
@@ -109,9 +115,15 @@ def test_undo_drops_the_last_scan_and_abandoning_ends_the_session(demo_casino, g
     assert list(session.scans.values_list("seq", flat=True)) == [1, 2]
     with pytest.raises(Conflict, match="52 cards are still missing"):
         enrolment.enrolment_finish(session=session, actor=games_manager)
-    enrolment.enrolment_abandon(session=session, actor=games_manager)
+    images = [(s.image.storage, s.image.name) for s in session.scans.all()]
+    assert images and all(storage.exists(name) for storage, name in images)
+    with django_capture_on_commit_callbacks(execute=True):
+        enrolment.enrolment_abandon(session=session, actor=games_manager)
     session.refresh_from_db()
     assert session.status == EnrolmentStatus.ABANDONED and not DeckDesign.objects.exists()
+    # No design will be made of an abandoned session's scans: their images are not kept.
+    assert not session.scans.exists() and not any(storage.exists(name) for storage, name in images)
+    assert AuditEvent.objects.get(action="deck.enrolment.abandon").payload["scans"] == 2
     with pytest.raises(Conflict, match="abandoned"):
         enrolment.enrolment_drop(session=session, actor=games_manager)
     _start(demo_casino.tables["contract-rummy"], games_manager, name="Second go")  # the table is free again
