@@ -17,7 +17,7 @@
     bar.value = pct;
     bar.textContent = pct + "%";
     section.setAttribute("data-status", data.status || "");
-    text.textContent = data.error ? data.error : (data.day + ": " + data.stage + " (" + pct + "%)");
+    text.textContent = data.error ? data.error : ((data.day_words || data.day) + ": " + data.stage + " (" + pct + "%)");
     files.textContent = "";
     if (data.files) {
       ["html", "pdf", "csv"].forEach(function (kind) {
@@ -40,7 +40,7 @@
         else {
           button.disabled = false;
           var empty = document.getElementById("reports-empty");  // the list below was drawn before this report
-          if (empty && data.status === "done") { empty.firstElementChild.textContent = "The report of " + data.day + " is ready: its files are linked above."; }
+          if (empty && data.status === "done") { empty.firstElementChild.textContent = "The report of " + (data.day_words || data.day) + " is ready: its files are linked above."; }
         }
       })
       .catch(function () { window.setTimeout(function () { poll(url); }, INTERVAL_MS * 3); });
@@ -48,8 +48,7 @@
 
   form.addEventListener("submit", function (event) {
     event.preventDefault();
-    var day = form.querySelector("input[name=day]").value;
-    var url = form.getAttribute("data-progress-url").replace("0000-00-00", day);
+    var day = form.querySelector("input[name=day]").value;  // in words ("Wed 25 Nov 2026"): the server reads it
     button.disabled = true;
     status.hidden = false;
     show({day: day, stage: "asking", progress: 0, status: "running"});
@@ -59,7 +58,7 @@
       .then(function (res) {
         if (!res.ok && res.code !== 409) { show({day: day, error: res.data.error, progress: 0}); button.disabled = false; return; }
         if (res.code === 409) { show(res.data); }
-        poll(url);
+        poll(res.data.progress_url);
       })
       .catch(function () { show({day: day, error: "the server did not answer; try again", progress: 0}); button.disabled = false; });
   });

@@ -7,7 +7,7 @@ API (the pit's and the cage's screens) and the back office.
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta
+from datetime import date, timedelta
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -22,30 +22,9 @@ from tables.audit.theory import HOUSE_GAMES
 from tables.models import AuditKind, AuditResult, Table
 from tables.selectors import accounting as sel
 from tables.services import accounting as svc
-from tables.templatetags.floor_words import day_text
+from tables.templatetags.floor_words import day_text, parse_day
 
 PERMISSION = "tables.view_accounting"
-
-
-# The day box shows the day as the dashboard writes it ("Wed 25 Nov 2026", floor_words.day) and reads it back,
-# with or without the weekday or year, or as an ISO date (links and bookmarks).
-DAY_INPUTS = ("%a %d %b %Y", "%d %b %Y", "%a %d %B %Y", "%d %B %Y")
-
-
-def parse_day(raw: str, today: date) -> date | None:
-    """The day typed in the day box, or None when it is not a day."""
-    text = " ".join(raw.replace(",", " ").split())
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        pass
-    for candidate in (text, f"{text} {today.year}"):  # "25 Nov": this year's
-        for fmt in DAY_INPUTS:
-            try:
-                return datetime.strptime(candidate, fmt).date()
-            except ValueError:
-                continue
-    return None
 
 
 def _day(request: HttpRequest) -> tuple[date, str | None]:

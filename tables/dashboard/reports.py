@@ -21,6 +21,7 @@ from tables.errors import Conflict, InvalidInput
 from tables.selectors.reports import audit_run_progress
 from tables.services.audits import last_complete_gaming_day
 from tables.services.reports import request_audit_run
+from tables.templatetags.floor_words import day_text, parse_day
 
 
 def may_run_audit(user: object) -> bool:
@@ -35,6 +36,7 @@ def run_context(request: HttpRequest) -> dict[str, object]:
 
 def _progress(day: date) -> dict[str, object]:
     out = audit_run_progress(day)
+    out["day_words"] = day_text(day)
     if out["report"] is not None and out["status"] == "done":
         out["files"] = {kind: reverse("dashboard:report-file", args=[out["report"], kind])
                         for kind in ("html", "pdf", "csv")}
@@ -48,10 +50,11 @@ def run_audit(request: HttpRequest) -> HttpResponse:
     from tables.tasks.audit import audit_nightly
 
     wants_json = "application/json" in request.headers.get("Accept", "")
-    try:
-        day = date.fromisoformat(request.POST.get("day", ""))
-    except ValueError:
-        return JsonResponse({"error": "day: a date YYYY-MM-DD"}, status=400)
+    raw = request.POST.get("day", "").strip()
+    latest = last_complete_gaming_day()
+    day = parse_day(raw, latest)
+    if day is None:
+        return JsonResponse({"error": f"day: “{raw}” is not a day such as {day_text(latest)}"}, status=400)
     try:
         request_audit_run(day, actor=request.user)
     except PermissionDenied as exc:
@@ -59,12 +62,15 @@ def run_audit(request: HttpRequest) -> HttpResponse:
     except InvalidInput as exc:
         return JsonResponse({"error": f"{exc.field}: {exc.message}"}, status=400)
     except Conflict as exc:
-        return JsonResponse({**_progress(day), "error": str(exc)}, status=409)
+        return JsonResponse({**_progress(day), "error": str(exc), "progress_url": _progress_url(day)}, status=409)
     audit_nightly.delay(day.isoformat())
     if not wants_json:
         return HttpResponseRedirect(reverse("dashboard:reports"))
-    return JsonResponse({**_progress(day), "progress_url": reverse("dashboard:report-run-progress", args=[day.isoformat()])},
-                        status=202)
+    return JsonResponse({**_progress(day), "progress_url": _progress_url(day)}, status=202)
+
+
+def _progress_url(day: date) -> str:
+    return reverse("dashboard:report-run-progress", args=[day.isoformat()])
 
 
 @require_GET

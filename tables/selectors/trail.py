@@ -13,6 +13,7 @@ from django.utils import timezone
 from tables.engine.games import game as game_spec
 from tables.models import AuditEvent, Round, RoundState, Scan
 from tables.selectors.floor_live import Scope
+from tables.templatetags.floor_words import day_text, parse_day
 
 ROLE_WORDS = {"dealer": "the dealer", "player": "the player"}
 
@@ -127,11 +128,10 @@ class RoundQuery:
             raw = (params.get(name) or "").strip()
             if not raw:
                 return None
-            try:
-                return date.fromisoformat(raw)
-            except ValueError:
-                errors[name] = "a date as YYYY-MM-DD"
-                return None
+            found = parse_day(raw, timezone.localdate())
+            if found is None:
+                errors[name] = f"“{raw}” is not a day such as {day_text(timezone.localdate())}"
+            return found
 
         def amount(name: str) -> Decimal | None:
             raw = (params.get(name) or "").strip()

@@ -43,6 +43,28 @@ def day_text(value: date) -> str:
     return f"{value:%a} {value.day} {value:%b %Y}"
 
 
+# A day box shows the day as the dashboard writes it ("Wed 25 Nov 2026", ``day``) and reads it back, with or
+# without the weekday or year, or as an ISO date (links and bookmarks): the accounting day, the rounds search,
+# the audit-run button.
+DAY_INPUTS = ("%a %d %b %Y", "%d %b %Y", "%a %d %B %Y", "%d %B %Y")
+
+
+def parse_day(raw: str, today: date) -> date | None:
+    """The day typed in a day box, or None when it is not a day (``today`` gives the year left out)."""
+    text = " ".join(raw.replace(",", " ").split())
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        pass
+    for candidate in (text, f"{text} {today.year}"):  # "25 Nov": this year's
+        for fmt in DAY_INPUTS:
+            try:
+                return datetime.strptime(candidate, fmt).date()
+            except ValueError:
+                continue
+    return None
+
+
 @register.filter
 def day(value: object) -> str:
     """A date (or its ISO text) as ``Wed 25 Nov 2026``; never the browser's or the locale's 11/25/2026."""

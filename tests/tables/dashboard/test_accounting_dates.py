@@ -10,9 +10,8 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from tables.dashboard.accounting import parse_day
 from tables.selectors.accounting import shift_of
-from tables.templatetags.floor_words import day, day_text
+from tables.templatetags.floor_words import day, day_text, parse_day
 from tests.tables.dashboard.conftest import client_for
 
 IMG = Path(__file__).resolve().parents[3] / "docs" / "img"

@@ -13,6 +13,7 @@ from tables import services
 from tables.api.events import ChannelManager
 from tables.models import Casino, FloorScope, Pit, TableStatus
 from tables.services.hold import hold_refresh_today
+from tables.templatetags.floor_words import day_text
 from tests.factories import TableFactory, game
 from tests.tables.dashboard.conftest import client_for, make_mismatch
 from tests.tables.tasks.builders import DAY, FloorBuilder, at, set_theory
@@ -89,6 +90,14 @@ def test_rounds_search_and_csv_export(demo_casino, dealer, pit_boss):
     assert "/dashboard/rounds/" in c.get("/dashboard/rounds/", {"state": "closed"}).content.decode()
     assert f"/dashboard/rounds/{rnd.pk}/" not in c.get("/dashboard/rounds/", {"min": "10.01"}).content.decode()
     assert "table: a table number" in c.get("/dashboard/rounds/", {"table": "x"}).content.decode()
+    # Days as the dashboard writes them, typed back; shown back in words; a US date is refused by name.
+    from tables.services.audits import gaming_day_of
+
+    words = day_text(gaming_day_of(timezone.now()))  # the search is by gaming day
+    found = c.get("/dashboard/rounds/", {"from": words, "to": today}).content.decode()
+    assert f"/dashboard/rounds/{rnd.pk}/" in found and f'value="{words}"' in found and 'type="date"' not in found
+    refused = c.get("/dashboard/rounds/", {"from": "11/25/2026"}).content.decode()
+    assert "from: “11/25/2026” is not a day such as" in refused
     response = c.get("/dashboard/rounds.csv", {"to": today, "from": "2000-01-01"})
     rows = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode())))
     assert rows[0][:4] == ["round id", "opened", "pit", "table"]

@@ -89,4 +89,20 @@ def test_a_pit_boss_cannot_run_it_nor_anyone_a_day_to_come(pit_boss, auditor, pl
     assert client_for(pit_boss).post("/dashboard/reports/run/", {"day": DAY.isoformat()}).status_code == 403
     response = client_for(auditor).post("/dashboard/reports/run/", {"day": "2999-01-01"})
     assert response.status_code == 400 and "has not started yet" in response.json()["error"]
-    assert client_for(auditor).post("/dashboard/reports/run/", {"day": "yesterday"}).status_code == 400
+    bad = client_for(auditor).post("/dashboard/reports/run/", {"day": "11/25/2026"})
+    assert bad.status_code == 400 and "“11/25/2026” is not a day such as" in bad.json()["error"]
+
+
+def test_the_day_is_typed_as_the_dashboard_writes_it(auditor, played, monkeypatch) -> None:
+    from tables import tasks
+    from tables.templatetags.floor_words import day_text
+
+    queued: list[str] = []
+    monkeypatch.setattr(tasks.audit_nightly, "delay", lambda day: queued.append(day))
+    response = client_for(auditor).post("/dashboard/reports/run/", {"day": day_text(DAY)},
+                                        HTTP_ACCEPT="application/json")
+    assert response.status_code == 202 and queued == [DAY.isoformat()]
+    answer = response.json()
+    assert answer["day_words"] == day_text(DAY) and answer["progress_url"] == f"/dashboard/reports/run/{DAY}/"
+    page = client_for(auditor).get("/dashboard/reports/").content.decode()
+    assert 'type="date"' not in page  # no browser date picker (11/25/2026 in an en-US browser)

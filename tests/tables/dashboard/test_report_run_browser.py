@@ -10,6 +10,7 @@ import pytest
 from django.test import Client
 
 from tables.models import AuditReport
+from tables.templatetags.floor_words import day_text
 from tests.tables.tasks.builders import DAY, FloorBuilder, at, set_theory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -40,7 +41,7 @@ def test_an_auditor_runs_the_audit_of_a_day_with_progress(browser, live_server, 
     context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
     page = context.new_page()
     page.goto(f"{live_server.url}/dashboard/reports/")
-    page.fill("#report-run-day", DAY.isoformat())
+    page.fill("#report-run-day", day_text(DAY))  # as the page writes days
     page.click("#report-run button")
     text = page.locator(".report-run-text")
     page.wait_for_selector(".report-run-text:has-text('queued')")
@@ -63,7 +64,7 @@ def test_an_auditor_runs_the_audit_of_a_day_with_progress(browser, live_server, 
     page.wait_for_selector(".report-run-text:has-text('writing the report')")
     tasks.audit_report(DAY.isoformat())
     page.wait_for_selector(".report-file-pdf")
-    assert "done (100%)" in text.inner_text()
+    assert "done (100%)" in text.inner_text() and text.inner_text().startswith(day_text(DAY))
     if SHOTS:
         page.screenshot(path=str(Path(SHOTS) / "reports-run-done.png"))
     pdf = page.locator(".report-file-pdf").get_attribute("href")
