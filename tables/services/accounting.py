@@ -609,7 +609,8 @@ def report_csv_rows(section: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def report_pdf_story(section: dict[str, Any], styles: Any, table: Any) -> list[Any]:
-    """The section as reportlab flowables (``table`` builds a styled table from rows)."""
+    """The section as reportlab flowables (``table(rows, widths)`` builds a styled table from rows, its
+    columns as fractions of the page's width)."""
     from reportlab.platypus import Paragraph, Spacer
 
     story: list[Any] = []
@@ -620,12 +621,13 @@ def report_pdf_story(section: dict[str, Any], styles: Any, table: Any) -> list[A
                   s["drop"] or "—", s["counted"] or "—", s["tracked"], "FLAG" if s["flagged"] else "ok"]
                  for s in shifts[:300]]  # fmt: skip
         story += [Spacer(1, 8), Paragraph("Table accounting: counted against tracked win", styles["Heading3"]),
-                  table(rows)]
+                  table(rows, [0.06, 0.08, 0.14, 0.14, 0.09, 0.09, 0.1, 0.11, 0.11, 0.08])]
     ratings = section.get("ratings", [])
     if ratings:
         rows = [["player", "table", "seat", "rounds", "min", "avg bet", "theo", "actual", "estimate"]]
         rows += [[r["player"]["display_name"], r["table_number"], r["seat"], r["rounds"],
                   r["seconds"] // 60, r["avg_bet"], r["theo"], r["actual"], r["estimate"]] for r in ratings[:300]]
         story += [Spacer(1, 8), Paragraph("Player ratings (theo from the wagers; the industry estimate beside)",
-                                          styles["Heading3"]), table(rows)]  # fmt: skip
+                                          styles["Heading3"]),
+                  table(rows, [0.25, 0.06, 0.05, 0.07, 0.06, 0.1, 0.13, 0.14, 0.14])]  # fmt: skip
     return story

@@ -464,7 +464,8 @@ def render_pdf(data: ReportData) -> bytes:  # noqa: C901  (one story, section af
         tb = Table(body, colWidths=[w * width for w in widths], repeatRows=1)
         style = [("GRID", (0, 0), (-1, -1), 0.25, colors.grey), ("BACKGROUND", (0, 0), (-1, 0), colors.lightgrey),
                  ("VALIGN", (0, 0), (-1, -1), "TOP"), ("TOPPADDING", (0, 0), (-1, -1), 1.5),
-                 ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+                 ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5), ("LEFTPADDING", (0, 0), (-1, -1), 3),
+                 ("RIGHTPADDING", (0, 0), (-1, -1), 3),
                  ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.Color(0.96, 0.96, 0.96)])]
         tb.setStyle(TableStyle(style))
         return tb
@@ -477,7 +478,7 @@ def render_pdf(data: ReportData) -> bytes:  # noqa: C901  (one story, section af
                "discrepancies", "approvals"],
               [[t["rounds"], _money(t["handle"]), _money(t["win"]), _pct(t["hold_pct"]), _money(t["theo_win"]),
                 _pct(t["theo_hold_pct"]), t["flagged_holds"], len(data.findings), t["discrepancies"], t["approvals"]]],
-              [0.08, 0.12, 0.11, 0.08, 0.12, 0.1, 0.1, 0.09, 0.1, 0.1]),
+              [0.07, 0.12, 0.11, 0.07, 0.12, 0.1, 0.1, 0.08, 0.12, 0.1]),
     ]
     for name, title in (("hold", "Hold against theory by pit and game"), ("flagged", "Top flagged tables"),
                         ("shuffle", "Shuffle compliance"), ("discrepancies", "Discrepancies and approvals"),
@@ -507,7 +508,7 @@ def render_pdf(data: ReportData) -> bytes:  # noqa: C901  (one story, section af
     if rows:
         story += [Spacer(1, 8), Paragraph("Hold by table (gaming day)", styles["Heading3"]), table(
             ["pit", "table", "game", "rounds", "handle", "win", "hold", "theory", "z", "band", "drop", "verdict"],
-            rows[:PDF_ROWS], [0.1, 0.05, 0.13, 0.06, 0.09, 0.08, 0.07, 0.07, 0.05, 0.15, 0.08, 0.07])]
+            rows[:PDF_ROWS], [0.08, 0.05, 0.14, 0.06, 0.1, 0.09, 0.08, 0.07, 0.06, 0.14, 0.06, 0.07])]
         if len(rows) > PDF_ROWS:
             story.append(Paragraph(f"… and {len(rows) - PDF_ROWS} more tables (see the CSV).", styles["Italic"]))
 
@@ -532,6 +533,10 @@ def render_pdf(data: ReportData) -> bytes:  # noqa: C901  (one story, section af
             [0.08, 0.08, 0.14, 0.14, 0.08, 0.48],
             lambda a: [a["table"], a["round"], a["kind"], a["by"], a["at"], a["reason"]])
 
+    from tables.services.accounting import report_pdf_story
+
+    story += report_pdf_story(data.accounting, styles, lambda rows, widths: table(rows[0], rows[1:], widths))
+
     sign = [["", "name", "signature", "date"],
             ["Prepared by (auditor)", "", "", ""],
             ["Reviewed by (compliance)", "", "", ""],
@@ -544,10 +549,6 @@ def render_pdf(data: ReportData) -> bytes:  # noqa: C901  (one story, section af
     story.append(KeepTogether([Spacer(1, 14), Paragraph("Sign-off", styles["Heading3"]), Paragraph(
         f"We have reviewed this report of gaming day {data.day.isoformat()} at {casino}, its findings and the "
         "actions taken on them.", styles["BodyText"]), Spacer(1, 6), sign_table]))
-    from tables.services.accounting import report_pdf_story
-
-    story += report_pdf_story(data.accounting, styles,
-                              lambda rows: table(rows[0], rows[1:], [1 / len(rows[0])] * len(rows[0])))
     doc.build(story, canvasmaker=_numbered_canvas(casino, data.day))
     return buf.getvalue()
 

@@ -51,6 +51,6 @@ def test_the_page_and_every_form_of_the_report_name_a_player_alike(demo_casino, 
     rows = [r for r in csv.DictReader(io.StringIO(render_csv(data))) if r["section"] == "rating"]
     assert sorted(r["message"].split(" seat ")[0] for r in rows) == sorted(names)
     tables: list[Any] = []
-    report_pdf_story(data.accounting, {"Heading3": None}, lambda rows: tables.append(rows) or rows)
+    report_pdf_story(data.accounting, {"Heading3": None}, lambda rows, widths: tables.append(rows) or rows)
     pdf_names = [row[0] for t in tables if t[0][0] == "player" for row in t[1:]]
     assert sorted(pdf_names) == sorted(names)

@@ -126,3 +126,13 @@ def test_the_built_report_names_the_casino(demo_casino, reports_dir) -> None:
     html = (reports_dir / report.html_path).read_text()
     assert demo_casino.casino.name in html
     assert demo_casino.casino.name in _pdf_text((reports_dir / report.pdf_path).read_bytes())
+
+
+def test_the_sign_off_closes_the_pdf_after_the_accounting_and_ratings() -> None:
+    data = _floor(3)
+    data.accounting = {"shifts": [], "ratings": [{
+        "player": {"display_name": "Aino Virtanen-Korhonen (card 1000234)"}, "table_number": 7, "seat": 2,
+        "rounds": 41, "seconds": 1860, "avg_bet": "25.00", "theo": "12.34", "actual": "-40.00", "estimate": "11.80"}]}
+    text = _pdf_text(render_pdf(data))
+    assert "Player ratings" in text and "Aino Virtanen-Korhonen" in text.replace("\n", " ")
+    assert text.index("Player ratings") < text.index("Sign-off")  # what is signed comes before the signatures
