@@ -608,7 +608,7 @@
           el("div", { class: "pay-head" }, el("span", { text: "bet" }), el("span", { text: "due" }), el("span", { text: "paid" })),
           ...rows, ...refundRows,
           el("button", { class: "toggle seat-paid" + (done ? " on" : ""), type: "button", "data-seat-paid": seat,
-            text: done ? `Seat ${seat} paid ✓` : `Seat ${seat} paid`,
+            text: `Seat ${seat} ${total ? "paid" : "handed back"}${done ? " ✓" : ""}`,
             onclick: () => { done ? seatsPaid.delete(seat) : seatsPaid.add(seat); renderSettlement(); } })));
       }
       pay.append(grid);

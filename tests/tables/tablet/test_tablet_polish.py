@@ -79,7 +79,10 @@ def test_a_surrender_refund_is_in_the_pay_panel_and_the_tick_count_reads_natural
     assert page.inner_text("[data-pay-seat='1'] h4") == "Seat 1: hand back 2.50"
     assert page.inner_text("[data-pay-seat='2'] h4") == "Seat 2: pay 5.00"
     assert page.inner_text("#btn-paid") == "Confirm paid (2 seats, none ticked yet)"
+    assert page.inner_text("[data-seat-paid='1']") == "Seat 1 handed back"  # a refund only: nothing is paid
+    assert page.inner_text("[data-seat-paid='2']") == "Seat 2 paid"
     page.click("[data-seat-paid='1']")
+    assert page.inner_text("[data-seat-paid='1']") == "Seat 1 handed back ✓"
     assert page.inner_text("#btn-paid") == "Confirm paid (1 of 2 seats ticked)"
     page.locator("#pay").scroll_into_view_if_needed()
     page.screenshot(path=str(IMG / "tablet-pay-surrender-refund.png"))
