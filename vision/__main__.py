@@ -90,6 +90,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="instead of measuring: print these saved results (and --plot their pooled reliability)")
     ho.add_argument("--unseen", action="store_true",
                     help="instead of folds: the shipped readers on faces none was trained on (DejaVu, italics)")
+    ho.add_argument("--enrolled", action="store_true",
+                    help="with --unseen: also read each deck after enrolling one scan of each of its cards")
     args = parser.parse_args(argv)
 
     cv2.setNumThreads(1)
@@ -161,7 +163,7 @@ def _run(args: argparse.Namespace) -> int:
             return 0
         if args.unseen:
             result = run_unseen(args.out, shoe=args.shoe, scenes=args.scenes, layouts=layouts, cnn=args.cnn,
-                                witness=args.witness)
+                                witness=args.witness, enrolled=args.enrolled)
             print(markdown(result))
             if args.plot is not None:
                 plot_reliability({f"{name}: {kind}": rows for name, d in result["reliability"].items() if name == "shipped perceptron"

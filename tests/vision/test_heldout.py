@@ -202,3 +202,18 @@ def test_saved_runs_are_reported_and_their_reliability_pooled(tmp_path):
     (tmp_path / "a.json").write_text(json.dumps(saved))
     text = heldout.report([tmp_path / "a.json"], tmp_path / "r.png")
     assert "share right" in text and (tmp_path / "r.png").is_file()
+
+
+def test_a_deck_enrolled_from_its_own_scans_is_read_with_its_profile(tmp_path, monkeypatch):
+    style = design_style(2101, font_files()[0], finnish=True, index="under")
+    profile = heldout.enrol_deck(style, [7, 2101, 1])
+    assert sum(profile.meta["cards"].values()) == 53  # one scan of each card, the Joker included
+    seen = []
+    monkeypatch.setattr(heldout, "recognize", lambda img, config, profile: seen.append(profile) or [])
+    heldout.enrolled_reader(profile)(IMAGE)
+    assert seen == [profile]  # the reader reads with the deck's profile
+    monkeypatch.undo()
+    result = heldout.run_unseen(tmp_path / "u.json", shoe=2, scenes=0, layouts=("under",),
+                                faces=heldout.UNSEEN_FACES[:1], cnn=False, witness=False, enrolled=True)
+    assert result["overall"][heldout.ENROLLED]["shoe"] == 2
+    assert "| shipped perceptron, deck enrolled | all | 2 |" in heldout.markdown(result)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -33,17 +34,20 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 from .. import model as model_module
 from ..config import RecognizerConfig
 from ..model import Mlp
+from ..profile import DeckProfile, enroll
 from ..recognize import recognize
 from .cnn_data import family
 from .glyphs import all_font_files, font_files
 from .synth import CODES, INDEX_LAYOUTS, design_style, shoe_image, table_image
 
 SURE = 0.9
+ENROLLED = "shipped perceptron, deck enrolled"
 BINS = (0.0, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99, 1.0001)
 
 
@@ -221,13 +225,17 @@ def measure(
     scenes: int,
     seed: int = 0,
     layouts: Sequence[str] = INDEX_LAYOUTS,
+    enrolled: str | None = None,
     log: Callable[[str], object] = print,
 ) -> dict[str, Any]:
     """Every reader of ``readers`` on the same held-out decks: for each deck (name, font file, number)
-    and each layout, ``shoe`` scans (codes in a shuffled order) and ``scenes`` table scenes."""
-    groups: dict[str, dict[tuple[str, str], Group]] = {name: {} for name in readers}
+    and each layout, ``shoe`` scans (codes in a shuffled order) and ``scenes`` table scenes.  With
+    ``enrolled`` (a reader's name), also the shipped perceptron with a profile of the deck enrolled
+    from one scan of each card, drawn apart from the scans it then reads (``enrol_deck``)."""
+    names = [*readers, *([enrolled] if enrolled else [])]
+    groups: dict[str, dict[tuple[str, str], Group]] = {name: {} for name in names}
     reads: dict[str, dict[str, list[tuple[float, bool]]]] = {
-        name: {"shoe": [], "table": []} for name in readers
+        name: {"shoe": [], "table": []} for name in names
     }
     for name_, font, number in decks:
         for li, layout in enumerate(layouts):
@@ -237,7 +245,10 @@ def measure(
             codes = [CODES[int(i)] for i in rng.permutation(len(CODES))]
             shoe_imgs = [(shoe_image(codes[i % len(codes)], rng, style)) for i in range(shoe)]
             scene_imgs = [table_image(rng, style=style) for _ in range(scenes)]
-            for name, reader in readers.items():
+            deck_readers = dict(readers)
+            if enrolled:
+                deck_readers[enrolled] = enrolled_reader(enrol_deck(style, [seed, design, 1]))
+            for name, reader in deck_readers.items():
                 g = groups[name].setdefault((name_, layout), Group())
                 for img, label in shoe_imgs:
                     read_shoe(reader, img, label["code"], g, reads[name]["shoe"])
@@ -245,9 +256,35 @@ def measure(
                     read_scene(reader, img, label["codes"], g, reads[name]["table"])
             log(
                 f"  {name_} / {layout}: "
-                + ", ".join(f"{n} {_short(groups[n][(name_, layout)])}" for n in readers)
+                + ", ".join(f"{n} {_short(groups[n][(name_, layout)])}" for n in names)
             )
     return {"groups": groups, "reads": reads}
+
+
+def enrol_deck(style: Any, seed: Sequence[int]) -> DeckProfile:
+    """A profile of the design ``style`` draws, enrolled as a games manager would: one shoe scan of each
+    card (its own random stream, so none of them is a scan read afterwards), each labelled by its code
+    only, through ``vision.profile.enroll`` (the card found as the reader finds it)."""
+    rng = np.random.default_rng(list(seed))
+    with tempfile.TemporaryDirectory(prefix="heldout-enrol-") as tmp:
+        images = []
+        for i, code in enumerate(CODES):
+            img, _label = shoe_image(code, rng, style)
+            name = f"{i:02d}-{code}.png"
+            cv2.imwrite(str(Path(tmp) / name), img)
+            images.append({"file": name, "code": code})
+        (Path(tmp) / "labels.json").write_text(json.dumps({"images": images}))
+        return enroll([tmp])
+
+
+def enrolled_reader(profile: DeckProfile) -> Reader:
+    """The shipped perceptron reading with a deck's profile."""
+
+    def read(img: np.ndarray) -> list[dict[str, Any]]:
+        with reading_with(_shipped()):
+            return recognize(img, RecognizerConfig(corner_reader="mlp", cnn_witness="off"), profile=profile)
+
+    return read
 
 
 def family_decks(fams: Sequence[str]) -> list[tuple[str, str, int]]:
@@ -534,11 +571,13 @@ def run_unseen(
     cnn: bool = True,
     witness: bool = True,
     seed: int = 7,
+    enrolled: bool = False,
     log: Callable[[str], object] = print,
 ) -> dict[str, Any]:
     """The shipped readers (no retraining) on decks of faces neither was trained on (``UNSEEN_FACES``):
     the shipped perceptron, and with ``cnn`` the corner CNN, with ``witness`` the perceptron with the
-    CNN as its witness.  Writes ``out`` (JSON) in the form of ``run``'s."""
+    CNN as its witness, with ``enrolled`` the shipped perceptron after enrolling one deck of each
+    design (issue 19's "after enrolling one deck" targets).  Writes ``out`` (JSON) in the form of ``run``'s."""
     readers: dict[str, Reader] = {"shipped perceptron": shipped_reader}
     if cnn:
         readers["corner CNN"] = cnn_reader
@@ -547,7 +586,8 @@ def run_unseen(
         readers["shipped perceptron, CNN rescue"] = shipped_witness_reader("rescue")
     t0 = time.time()
     decks = unseen_decks(faces)
-    got = measure(decks, readers, shoe=shoe, scenes=scenes, seed=seed, layouts=layouts, log=log)
+    got = measure(decks, readers, shoe=shoe, scenes=scenes, seed=seed, layouts=layouts,
+                  enrolled=ENROLLED if enrolled else None, log=log)
     result: dict[str, Any] = {
         "faces": [d[0] for d in decks],
         "shoe_per_deck": shoe,
@@ -558,7 +598,7 @@ def run_unseen(
     per_layout: dict[str, dict[str, Group]] = {}
     per_face: dict[str, dict[str, Group]] = {}
     overall: dict[str, Any] = {}
-    for name in readers:
+    for name in got["groups"]:
         total = Group()
         for (face_, layout), g in got["groups"][name].items():
             total.add(g)
