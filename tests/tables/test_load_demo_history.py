@@ -25,3 +25,16 @@ def test_it_plays_and_audits_a_simulated_history_once():
     call_command("load_demo", "--history-days", "1", stdout=out)
     assert Round.objects.count() == rounds
     assert "none added" in out.getvalue()
+
+
+def test_the_days_that_are_over_have_their_nightly_report(tmp_path, settings):
+    from tables.models import AuditReport
+
+    settings.REPORTS_ROOT = tmp_path / "reports"
+    out = StringIO()
+    call_command("load_demo", "--history-days", "2", stdout=out)
+    # Today's gaming day is still going: only yesterday's report, as the nightly job would have written it.
+    [report] = AuditReport.objects.all()
+    assert report.status == "done" and report.summary["rounds"] > 0
+    assert (settings.REPORTS_ROOT / report.pdf_path).read_bytes()[:4] == b"%PDF"
+    assert f"nightly report of {report.gaming_day}" in out.getvalue()

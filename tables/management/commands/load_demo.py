@@ -114,7 +114,14 @@ class Command(BaseCommand):
 
         TableSession.objects.filter(closed_at__isnull=True, dealer__username__startswith="sim-dealer-").update(
             closed_at=timezone.now())
-        self.stdout.write(f"Simulated history: {days} gaming day(s) at tables {result.tables}, audited; every table free.")
+        # The nightly report of each gaming day that is over, as the nightly job would have written it.
+        from tables.services.reports import build_report
+
+        past = [today - timedelta(days=d) for d in range(days - 1, 0, -1)]
+        for day in past:
+            build_report(day, email=False)
+        self.stdout.write(f"Simulated history: {days} gaming day(s) at tables {result.tables}, audited; every table free; "
+                          f"nightly report{'s' if len(past) != 1 else ''} of {', '.join(map(str, past)) or 'no past day'}.")
 
     def _users(self, *, reset: bool) -> None:
         User = get_user_model()
