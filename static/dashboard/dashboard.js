@@ -41,7 +41,9 @@
     var d = new Date(iso), now = new Date();
     var hms = d.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false});
     if (d.toDateString() === now.toDateString()) { return hms; }
-    return d.toLocaleDateString([], {weekday: "short", day: "numeric", month: "short"}) + " " + hms.slice(0, 5);
+    // "Wed 25 Nov 22:00", as the pages write days (not the browser locale's "Wed, Nov 25").
+    var part = function (opts) { return d.toLocaleDateString("en-GB", opts); };
+    return part({weekday: "short"}) + " " + d.getDate() + " " + part({month: "short"}) + " " + hms.slice(0, 5);
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -19,10 +19,10 @@ from django.views.decorators.http import require_GET
 
 from tables.audit.accounting import DENOMINATIONS
 from tables.audit.theory import HOUSE_GAMES
+from tables.days import day_text, parse_day
 from tables.models import AuditKind, AuditResult, Table
 from tables.selectors import accounting as sel
 from tables.services import accounting as svc
-from tables.templatetags.floor_words import day_text, parse_day
 
 PERMISSION = "tables.view_accounting"
 

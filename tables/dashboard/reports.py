@@ -17,11 +17,11 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tables.access import AUDITOR_ROLE, roles_of
 from tables.dashboard.views import dashboard_view
+from tables.days import day_text, parse_day
 from tables.errors import Conflict, InvalidInput
 from tables.selectors.reports import audit_run_progress
 from tables.services.audits import last_complete_gaming_day
 from tables.services.reports import request_audit_run
-from tables.templatetags.floor_words import day_text, parse_day
 
 
 def may_run_audit(user: object) -> bool:

@@ -10,10 +10,10 @@ from typing import Any
 from django.db.models import Q, QuerySet, Sum
 from django.utils import timezone
 
+from tables.days import day_text, parse_day
 from tables.engine.games import game as game_spec
 from tables.models import AuditEvent, Round, RoundState, Scan
 from tables.selectors.floor_live import Scope
-from tables.templatetags.floor_words import day_text, parse_day
 
 ROLE_WORDS = {"dealer": "the dealer", "player": "the player"}
 

@@ -55,6 +55,7 @@ from tables.audit.accounting import (
 )
 from tables.audit.theo import theo_cents, theo_exact
 from tables.audit.theory import HOUSE_GAMES
+from tables.days import day_text
 from tables.errors import Conflict, InvalidInput
 from tables.models import (
     INVENTORY_KINDS,
@@ -389,7 +390,7 @@ def accounting_table_day(table: Table | int, day: date) -> dict[str, Any] | None
             unexplained = rec["unexplained"] is not None and abs(rec["unexplained"]) > rec["tolerance"]
             findings.append({"rule": "accounting.win-mismatch",
                              "severity": Severity.CRITICAL if unexplained else Severity.WARNING,
-                             "message": f"table {table.number} {day} {name}: {rec['reason']}",
+                             "message": f"table {table.number}, {name} shift of {day_text(day)}: {rec['reason']}",
                              "data": _json({k: rec[k] for k in ("counted", "tracked", "difference", "mispaid",
                                                                 "unexplained", "tolerance")})})  # fmt: skip
         start, end = shift_bounds(day, name)
@@ -411,7 +412,7 @@ def accounting_table_day(table: Table | int, day: date) -> dict[str, Any] | None
     findings = []
     if holds["day"]["flagged"] and day_totals.counted_shifts:
         findings.append({"rule": "accounting.hold-anomaly", "severity": Severity.WARNING,
-                         "message": f"table {table.number} {day}: {holds['day']['reason']} (win/drop)",
+                         "message": f"table {table.number}, gaming day {day_text(day)}: {holds['day']['reason']} (win/drop)",
                          "data": {"z": holds["day"]["z"]}})  # fmt: skip
     summary = _json({"totals": asdict(day_totals), "mtd_totals": asdict(mtd), "ytd_totals": asdict(ytd),
                      "hold": holds, "shifts": shifts})  # fmt: skip

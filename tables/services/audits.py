@@ -40,6 +40,7 @@ from tables.audit.shuffle import (
     hi_lo_true_count,
 )
 from tables.audit.theory import HOUSE_GAMES, bet_theory
+from tables.days import period_words
 from tables.engine.cards import parse_card
 from tables.engine.shoe import ShoeSpec, ShuffleRule
 from tables.models import (
@@ -525,7 +526,7 @@ def _audit_table_day(table_id: int, day: date) -> dict[str, Any]:
             hf = []
             if h.flagged:
                 hf.append({"rule": "hold.anomaly", "severity": Severity.WARNING,
-                           "message": f"table {table.number} {period}: {h.reason}", "data": {"z": h.z}})  # fmt: skip
+                           "message": f"table {table.number}, {period_words(period)}: {h.reason}", "data": {"z": h.z}})  # fmt: skip
             _store(AuditKind.HOLD, table, period, day, a, b, hj, hf, locked)
             summary["hold"][period] = hj
 

@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tables.audit.theory import HOUSE_GAMES
+from tables.days import period_words
 from tables.models import AuditKind, Severity, Table
 from tables.services.audits import (
     _drop_for,
@@ -66,7 +67,7 @@ def hold_refresh_today(table_id: int, now: datetime | None = None) -> dict[str, 
     findings = []
     if h.flagged:
         findings.append({"rule": "hold.anomaly", "severity": Severity.WARNING,
-                         "message": f"table {table.number} {period}: {h.reason}", "data": {"z": h.z}})  # fmt: skip
+                         "message": f"table {table.number}, {period_words(period)}: {h.reason}", "data": {"z": h.z}})  # fmt: skip
     result = _store(AuditKind.HOLD, table, period, day, start, end, hold_json(h), findings)
     out = {"hold": result.summary, "as_of": result.computed_at.isoformat()}
     transaction.on_commit(lambda: publish(table_id=table_id, kind="hold", data=out))

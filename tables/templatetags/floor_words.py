@@ -10,6 +10,7 @@ from django import template
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from tables.days import day_text
 from tables.selectors.floor_live import rule_words as _rule_words
 
 register = template.Library()
@@ -36,33 +37,6 @@ def when(value: object) -> str:
     if timezone.is_aware(moment):
         moment = timezone.localtime(moment)
     return moment.strftime("%d %b %H:%M:%S")
-
-
-def day_text(value: date) -> str:
-    """A gaming day as the dashboard writes days: ``Wed 25 Nov 2026`` (the templates' ``D j M Y``)."""
-    return f"{value:%a} {value.day} {value:%b %Y}"
-
-
-# A day box shows the day as the dashboard writes it ("Wed 25 Nov 2026", ``day``) and reads it back, with or
-# without the weekday or year, or as an ISO date (links and bookmarks): the accounting day, the rounds search,
-# the audit-run button.
-DAY_INPUTS = ("%a %d %b %Y", "%d %b %Y", "%a %d %B %Y", "%d %B %Y")
-
-
-def parse_day(raw: str, today: date) -> date | None:
-    """The day typed in a day box, or None when it is not a day (``today`` gives the year left out)."""
-    text = " ".join(raw.replace(",", " ").split())
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        pass
-    for candidate in (text, f"{text} {today.year}"):  # "25 Nov": this year's
-        for fmt in DAY_INPUTS:
-            try:
-                return datetime.strptime(candidate, fmt).date()
-            except ValueError:
-                continue
-    return None
 
 
 @register.filter

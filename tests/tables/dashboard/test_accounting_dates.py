@@ -10,8 +10,9 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from tables.days import day_text, parse_day
 from tables.selectors.accounting import shift_of
-from tables.templatetags.floor_words import day, day_text, parse_day
+from tables.templatetags.floor_words import day
 from tests.tables.dashboard.conftest import client_for
 
 IMG = Path(__file__).resolve().parents[3] / "docs" / "img"
@@ -61,3 +62,12 @@ def test_the_pit_boss_sees_and_types_days_as_the_dashboard_writes_them(browser, 
     page.wait_for_load_state()
     assert page.locator("h1").inner_text().endswith(day_text(today))
     context.close()
+
+
+def test_audit_periods_read_in_words():
+    from tables.days import period_words
+
+    assert period_words("day:2026-11-25") == "gaming day Wed 25 Nov 2026"
+    assert period_words("shift:2026-11-25/swing") == "swing shift of Wed 25 Nov 2026"
+    assert period_words("mtd:2026-11-25") == "month to Wed 25 Nov 2026"
+    assert period_words("year:2026") == "year:2026"  # a key of another form is shown as it is

@@ -11,9 +11,9 @@ from django.utils import timezone
 
 from tables import services
 from tables.api.events import ChannelManager
+from tables.days import day_text
 from tables.models import Casino, FloorScope, Pit, TableStatus
 from tables.services.hold import hold_refresh_today
-from tables.templatetags.floor_words import day_text
 from tests.factories import TableFactory, game
 from tests.tables.dashboard.conftest import client_for, make_mismatch
 from tests.tables.tasks.builders import DAY, FloorBuilder, at, set_theory

@@ -95,7 +95,7 @@ def test_a_pit_boss_cannot_run_it_nor_anyone_a_day_to_come(pit_boss, auditor, pl
 
 def test_the_day_is_typed_as_the_dashboard_writes_it(auditor, played, monkeypatch) -> None:
     from tables import tasks
-    from tables.templatetags.floor_words import day_text
+    from tables.days import day_text
 
     queued: list[str] = []
     monkeypatch.setattr(tasks.audit_nightly, "delay", lambda day: queued.append(day))

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
+from tables.days import day_text
 from tables.models import AuditReport
-from tables.templatetags.floor_words import day_text
 from tests.tables.tasks.builders import DAY, FloorBuilder, at, set_theory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -280,7 +280,8 @@ def test_chips_missing_from_the_tray_are_a_reconciliation_finding(table, dealer,
     result = AuditResult.objects.get(kind="accounting", table=table, period=f"shift:{day.isoformat()}/day")
     finding = AuditFinding.objects.get(result=result)
     assert finding.rule == "accounting.win-mismatch" and finding.severity == "critical"
-    assert "short by 50.00" in finding.message
+    assert "short by 50.00" in finding.message and "day shift of " in finding.message
+    assert day.isoformat() not in finding.message  # the day in words, not an ISO key
     assert not AuditFinding.objects.filter(result__kind="accounting", rule="accounting.win-mismatch").exclude(
         pk=finding.pk).exists()
     # Within the tolerance it is no finding; running again replaces the results in place.
