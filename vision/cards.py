@@ -11,8 +11,9 @@ from .config import RecognizerConfig
 
 def whiteness(image: U8) -> U8:
     """(H, W) uint8: the darkest channel — high on a white card, low on felt, plastic and ink."""
-    b, g, r = cv2.split(image)
-    return u8(cv2.min(cv2.min(b, g), r))  # numpy's min over the channel axis is ten times slower
+    # (numpy's min over the channel axis is ten times slower; cv2.split and cv2.min a third slower)
+    grey = np.minimum(image[..., 0], image[..., 1])
+    return np.minimum(grey, image[..., 2], out=grey)
 
 
 def card_mask(image: U8) -> U8:

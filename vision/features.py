@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .arrays import F32, U8
+from .arrays import F32, U8, u8
 
 SIDE = 20
 PROFILE = 10
@@ -25,22 +25,23 @@ def glyph_features(mask: U8) -> F32:
     x, y, w, h = cv2.boundingRect(binary)  # of the non-zero pixels; OpenCV is many times faster than np.nonzero
     if w == 0 or h == 0:
         return np.zeros(N_FEATURES, np.float32)
-    m = (binary[y : y + h, x : x + w] > 0).astype(np.uint8) * 255
+    m = u8(cv2.threshold(binary[y : y + h, x : x + w], 0, 255, cv2.THRESH_BINARY)[1])  # 255 where ink
     side = max(h, w) + 2
-    sq = np.zeros((side, side), np.uint8)
     y0, x0 = (side - h) // 2, (side - w) // 2
-    sq[y0 : y0 + h, x0 : x0 + w] = m
-    small = cv2.resize(sq, (SIDE, SIDE), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
+    sq = cv2.copyMakeBorder(m, y0, side - h - y0, x0, side - w - x0, cv2.BORDER_CONSTANT, value=0)
+    out = np.empty(N_FEATURES, np.float32)
+    np.divide(cv2.resize(sq, (SIDE, SIDE), interpolation=cv2.INTER_AREA).reshape(-1), np.float32(255.0), out=out[: SIDE * SIDE])
     inked = cv2.countNonZero(m)
     fill = inked / m.size
     aspect = w / h
-    rows = cv2.resize(m, (1, PROFILE), interpolation=cv2.INTER_AREA).ravel().astype(np.float32) / 255.0
-    cols = cv2.resize(m, (PROFILE, 1), interpolation=cv2.INTER_AREA).ravel().astype(np.float32) / 255.0
+    at = SIDE * SIDE
+    np.divide(cv2.resize(m, (1, PROFILE), interpolation=cv2.INTER_AREA).reshape(-1), np.float32(255.0), out=out[at : at + PROFILE])
+    at += PROFILE
+    np.divide(cv2.resize(m, (PROFILE, 1), interpolation=cv2.INTER_AREA).reshape(-1), np.float32(255.0), out=out[at : at + PROFILE])
     contours, hierarchy = cv2.findContours(m, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    pts = np.concatenate(contours) if contours else np.zeros((1, 1, 2), np.int32)
+    pts = np.concatenate(contours) if len(contours) > 1 else contours[0] if contours else np.zeros((1, 1, 2), np.int32)
     hull_area = cv2.contourArea(cv2.convexHull(pts)) if len(pts) >= 3 else 0.0
     solidity = inked / hull_area if hull_area > 0 else 1.0
-    holes = 0 if hierarchy is None else int((hierarchy[0][:, 3] >= 0).sum())
-    return np.concatenate(
-        [small.ravel(), rows, cols, [aspect, np.log(aspect), fill, min(solidity, 1.5), min(holes, 3)]]
-    ).astype(np.float32)
+    holes = 0 if hierarchy is None else int(np.count_nonzero(hierarchy[0][:, 3] >= 0))
+    out[at + PROFILE :] = aspect, np.log(aspect), fill, min(solidity, 1.5), min(holes, 3)
+    return out

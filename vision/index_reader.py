@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 
 from .arrays import F32, F64, I32, U8, Floats, i32, u8
+from .cards import whiteness
 from .config import RecognizerConfig
 from .features import SIDE, glyph_features
 from .model import CLASSES, RANK_CLASSES, RANK_OF, SUIT_CLASSES, Mlp
@@ -40,6 +41,8 @@ _INKED = CornerRead(None, ink=True)  # ink, but no index read
 _JOKER_TEXT = CornerRead(None, joker_text=True, ink=True)
 _FINNISH_ONE = CLASSES.index("1")
 _TWO_DIGITS = [RANKS.index(r) for r in "TJQK"]  # printed 10, 11, 12, 13 in Finnish indices
+# np.rot90(glyph, k) for k = 1, 2, 3 (counter-clockwise), as OpenCV turns it into a new array
+_QUARTER_TURNS = (cv2.ROTATE_90_COUNTERCLOCKWISE, cv2.ROTATE_180, cv2.ROTATE_90_CLOCKWISE)
 _RANK_INDEX = np.array([RANKS.index(RANK_OF[CLASSES[c]]) for c in RANK_CLASSES])  # class -> rank (A..K)
 
 
@@ -96,14 +99,15 @@ def _strength(read: CornerRead) -> float:
 
 def ink_levels(crop: U8) -> tuple[U8, float, float, float]:
     """A BGR crop's grey (darkest channel), its ink and paper levels, and Otsu's cut between them."""
-    b, g, r = cv2.split(crop)
-    grey = u8(cv2.min(cv2.min(b, g), r))
-    # Quantiles by partition: np.percentile's overhead is most of a small crop's cost.
+    grey = whiteness(crop)
+    # The 2% and 90% quantiles (the k-th smallest levels) from the histogram of the 256 levels:
+    # np.percentile's overhead is most of a small crop's cost, and a partition twice a histogram's.
     flat = grey.ravel()
     k_lo, k_hi = int(0.02 * (flat.size - 1)), int(0.90 * (flat.size - 1))
-    part = np.partition(flat, (k_lo, k_hi))
+    at_most = np.cumsum(np.bincount(flat, minlength=256))  # pixels at or below each level
+    lo, hi = np.searchsorted(at_most, (k_lo, k_hi), side="right")
     otsu, _ = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    return grey, float(part[k_lo]), float(part[k_hi]), float(otsu)
+    return grey, float(lo), float(hi), float(otsu)
 
 
 def cut_level(lo: float, hi: float, otsu: float, cut: str = "otsu") -> float:
@@ -130,7 +134,8 @@ def _read_corner(corner: U8, model: Mlp, config: RecognizerConfig, *, cut: str, 
     # that touches them ("10" printed close to the edge).
     # (A column or row with fewer ink pixels than a line's length holds no line: most corners.)
     tall, wide = max(3, int(0.45 * h)), max(3, int(0.6 * w))
-    down, across = int(ink.sum(axis=0).max()) >= tall, int(ink.sum(axis=1).max()) >= wide
+    down = int(cv2.reduce(ink, 0, cv2.REDUCE_SUM, dtype=cv2.CV_32S).max()) >= tall
+    across = int(cv2.reduce(ink, 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S).max()) >= wide
     if down or across:
         lines = np.zeros_like(ink)
         if down:
@@ -219,7 +224,7 @@ def _read_corner(corner: U8, model: Mlp, config: RecognizerConfig, *, cut: str, 
     if rank_at is not None:
         # A hypothesis (table scenes) may be turned a quarter or half turn from the card: the rank
         # glyph is also looked at turned back (in the same batch).
-        masks += [np.rot90(rank_mask, k) for k in (1, 2, 3)]
+        masks += [u8(cv2.rotate(rank_mask, r)) for r in _QUARTER_TURNS]
     feats = np.stack([glyph_features(m) for m in masks])
     p = model.probabilities(feats)
     lone_one = bool(np.argmax(p[0]) == _FINNISH_ONE)
@@ -351,11 +356,10 @@ def bays(mask: U8) -> tuple[int, int]:
     heart has a notch at the top centre, a diamond none.  These hold whatever the typeface.
     """
     m = (mask > 0).astype(np.uint8)
-    ys, xs = np.nonzero(m)
-    if len(ys) == 0:
+    x0, y0, w, h = cv2.boundingRect(m)
+    if w == 0:
         return 0, 0
-    m = m[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
-    h, w = m.shape
+    m = m[y0 : y0 + h, x0 : x0 + w]
     contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     c = max(contours, key=cv2.contourArea)
     if len(c) < 4:
@@ -366,14 +370,12 @@ def bays(mask: U8) -> tuple[int, int]:
         return 0, 0
     if d is None:
         return 0, 0
-    upper = notch = 0
-    for _s, _e, f, depth in d.reshape(-1, 4):
-        x, y = c[f][0]
-        if depth / 256 > 0.08 * h and y < 0.6 * h:
-            upper += 1
-        if depth / 256 > 0.06 * h and y < 0.4 * h and abs(x - w / 2) < 0.25 * w:
-            notch += 1
-    return upper, notch
+    d = d.reshape(-1, 4)
+    x, y = c[d[:, 2], 0].T
+    deep = d[:, 3] / 256
+    upper = np.count_nonzero((deep > 0.08 * h) & (y < 0.6 * h))
+    notch = np.count_nonzero((deep > 0.06 * h) & (y < 0.4 * h) & (np.abs(x - w / 2) < 0.25 * w))
+    return int(upper), int(notch)
 
 
 def suit_shape_prior(mask: U8, height_px: float, config: RecognizerConfig) -> F64:
