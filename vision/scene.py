@@ -86,6 +86,7 @@ class _Region:
         self.filled = filled
         self.inside = u8(cv2.erode(filled, np.ones((3, 3), np.uint8)))
         self.grey = whiteness(roi)
+        self.grey32 = self.grey.astype(np.float32)
         self.angles = _edge_angles(contour)
         self._edges: U8 | None = None
 
@@ -100,15 +101,13 @@ class _Scene:
     """One picture, with the work on it that does not depend on the card size it is read at.
 
     ``find_cards`` reads a scene without a measured card size at three sizes; a region's box, grey
-    levels and edges, a region read whole as one card, and a corner read at one place are the same
-    at each, and are made once.  Made per ``find_cards`` call and dropped with it: nothing carries
-    over to another picture."""
+    levels, edges and outline directions are the same at each, and are made once.  (A corner read
+    depends on the card size through the glyphs found and the card laid out.)  Made per
+    ``find_cards`` call and dropped with it: nothing carries over to another picture."""
 
     def __init__(self, image: U8) -> None:
         self.image = image
         self._regions: dict[tuple[str, tuple[int, ...], bytes], _Region] = {}
-        self._whole: dict[tuple[str, tuple[int, ...], bytes], dict[str, Any]] = {}
-        self._reads: dict[tuple[bytes, tuple[float, float]], CornerRead] = {}
 
     def region(self, contour: Contour) -> _Region:
         """The ``_Region`` of an outline."""
@@ -116,20 +115,6 @@ class _Scene:
         if key not in self._regions:
             self._regions[key] = _Region(self.image, contour)
         return self._regions[key]
-
-    def whole_card(self, contour: Contour, model: Mlp, config: RecognizerConfig) -> dict[str, Any]:
-        """The region of ``contour`` read whole as one card, both index corners (``read.read_card``)."""
-        key = _key(contour)
-        if key not in self._whole:
-            self._whole[key] = read_card(self.image, portrait_order(quad_of(contour)), model, config, pips=True)
-        return dict(self._whole[key])
-
-    def corner_read(self, hyp: IndexHypothesis, model: Mlp, config: RecognizerConfig) -> CornerRead:
-        """The index corner of a hypothesis's card read (``read.read_corner_at``, the rank's place known)."""
-        key = (hyp.quad.tobytes(), hyp.rank_at)
-        if key not in self._reads:
-            self._reads[key] = read_corner_at(self.image, hyp.quad, model, config, hyp.rank_at)
-        return self._reads[key]
 
 
 def _key(a: Contour) -> tuple[str, tuple[int, ...], bytes]:
@@ -147,7 +132,7 @@ def _cards_at(scene: _Scene, regions: list[Contour], card_h: float, model: Mlp,
         if _maybe_single(contour):
             # One card, or two lying nearly one over the other: read it whole first, and only when
             # that gives no sure card look for the cards of a hand.
-            whole = scene.whole_card(contour, model, config)
+            whole = read_card(image, portrait_order(quad_of(contour)), model, config, pips=True)
             if whole["code"] != "unknown":
                 if whole["confidence"] >= 0.9:
                     found.append(whole)
@@ -235,7 +220,7 @@ def _index_cards(scene: _Scene, contour: Contour, card_h: float, model: Mlp,
     for hyp in _index_hypotheses(scene, contour, card_h, model, config):
         if any(r[0] >= 0.85 and math.dist(hyp.anchor, r[1].anchor) <= config.index_spacing * max(hyp.rank_h, r[1].rank_h) for r in reads):
             continue  # an index already read surely here: another hypothesis of it would lose
-        read = scene.corner_read(hyp, model, config)
+        read = read_corner_at(image, hyp.quad, model, config, hyp.rank_at)
         if read.joker_text:
             # "JOKER" down the corner: surer than any rank read off one of its letters.
             reads.append((2.0, hyp, read))
@@ -283,7 +268,8 @@ def _index_hypotheses(scene: _Scene, contour: Contour, card_h: float, model: Mlp
     filled, inside, grey = region.filled, region.inside, region.grey
     k = max(5, int(0.12 * card_h) | 1)
     paper = u8(cv2.dilate(grey, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))))
-    ink = ((grey.astype(np.float32) < 0.78 * paper.astype(np.float32)) & (inside > 0)).astype(np.uint8)
+    grey32, paper32 = region.grey32, paper.astype(np.float32)
+    ink = ((grey32 < 0.78 * paper32) & (inside > 0)).astype(np.uint8)
     n, labels, stats, cents = _components(ink)
     if n <= 2:
         return []
@@ -294,8 +280,11 @@ def _index_hypotheses(scene: _Scene, contour: Contour, card_h: float, model: Mlp
     big = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) > 0.16 * card_h
     big[0] = False
     if big.any():
-        pale = big[labels] & (grey.astype(np.float32) >= config.index_dark_ink * paper.astype(np.float32))
-        ink[pale] = 0
+        for label in np.nonzero(big)[0]:
+            bx, by, bw, bh = stats[label, :4]
+            box = (slice(by, by + bh), slice(bx, bx + bw))
+            pale = (labels[box] == label) & (grey32[box] >= config.index_dark_ink * paper32[box])
+            ink[box][pale] = 0
         n, labels, stats, cents = _components(ink)
     size = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]).astype(np.float64)
     ok = (size >= max(3.0, 0.02 * card_h)) & (size <= 0.16 * card_h) & (stats[:, cv2.CC_STAT_AREA] >= 5)
@@ -374,19 +363,15 @@ def _index_hypotheses(scene: _Scene, contour: Contour, card_h: float, model: Mlp
     # extent across and down its card is taken per candidate (a matrix product's rounding depends
     # on the batch); the layout from there is done for all candidates at once.
     n_cand = len(candidates)
-    rights = np.empty((n_cand, 2))
-    downs_all = np.empty((n_cand, 2))
-    extent = np.empty((n_cand, 4))  # u0, u1, t0, t1
-    us: list[F64] = []
-    ts: list[F64] = []
-    for j, (pts, down) in enumerate(candidates):
-        right = np.array([down[1], -down[0]])
-        u, t = pts @ right, pts @ down
-        us.append(u)
-        ts.append(t)
-        rights[j], downs_all[j] = right, down
-        extent[j] = u.min(), u.max(), t.min(), t.max()
-    u0, u1, t0, t1 = extent.T
+    downs_all = np.array([down for _, down in candidates])
+    rights = np.stack([downs_all[:, 1], -downs_all[:, 0]], axis=1)
+    us = [pts @ rights[j] for j, (pts, _) in enumerate(candidates)]
+    ts = [pts @ downs_all[j] for j, (pts, _) in enumerate(candidates)]
+    starts = np.cumsum([0] + [len(u) for u in us[:-1]])
+    u_all, t_all = np.concatenate(us), np.concatenate(ts)
+    u0, u1 = np.minimum.reduceat(u_all, starts), np.maximum.reduceat(u_all, starts)
+    t0, t1 = np.minimum.reduceat(t_all, starts), np.maximum.reduceat(t_all, starts)
+    extent = np.stack([u0, u1, t0, t1], axis=1)
     rank_hs = t1 - t0 + 1
     margins = np.maximum(2.0, 0.35 * rank_hs)
     corners = (u0 - margins)[:, None] * rights + (t0 - margins)[:, None] * downs_all + [x0, y0]
