@@ -14,7 +14,7 @@ import numpy as np
 from .arrays import F32, F64, I32, U8, Floats, i32, u8
 from .cards import whiteness
 from .config import RecognizerConfig
-from .features import SIDE, glyph_features
+from .features import SIDE, glyph_features, turned_glyph_features
 from .model import CLASSES, RANK_CLASSES, RANK_OF, SUIT_CLASSES, Mlp
 
 RANKS = "A23456789TJQK"
@@ -41,8 +41,6 @@ _INKED = CornerRead(None, ink=True)  # ink, but no index read
 _JOKER_TEXT = CornerRead(None, joker_text=True, ink=True)
 _FINNISH_ONE = CLASSES.index("1")
 _TWO_DIGITS = [RANKS.index(r) for r in "TJQK"]  # printed 10, 11, 12, 13 in Finnish indices
-# np.rot90(glyph, k) for k = 1, 2, 3 (counter-clockwise), as OpenCV turns it into a new array
-_QUARTER_TURNS = (cv2.ROTATE_90_COUNTERCLOCKWISE, cv2.ROTATE_180, cv2.ROTATE_90_CLOCKWISE)
 _RANK_INDEX = np.array([RANKS.index(RANK_OF[CLASSES[c]]) for c in RANK_CLASSES])  # class -> rank (A..K)
 
 
@@ -221,11 +219,13 @@ def _read_corner(corner: U8, model: Mlp, config: RecognizerConfig, *, cut: str, 
         inked = g[suit_mask > 0]
         k = int(config.suit_core_fraction * (inked.size - 1))
         masks.append(((g <= np.partition(inked, k)[k]) & (suit_mask > 0)).astype(np.uint8) * 255)
-    if rank_at is not None:
+    if rank_at is None:
+        feats = np.stack([glyph_features(m) for m in masks])
+    else:
         # A hypothesis (table scenes) may be turned a quarter or half turn from the card: the rank
-        # glyph is also looked at turned back (in the same batch).
-        masks += [u8(cv2.rotate(rank_mask, r)) for r in _QUARTER_TURNS]
-    feats = np.stack([glyph_features(m) for m in masks])
+        # glyph is also looked at turned back (in the same batch, after the others).
+        rank_turns = turned_glyph_features(rank_mask)
+        feats = np.concatenate([rank_turns[:1], [glyph_features(m) for m in masks[1:]], rank_turns[1:]])
     p = model.probabilities(feats)
     lone_one = bool(np.argmax(p[0]) == _FINNISH_ONE)
     if model.profile is not None:
