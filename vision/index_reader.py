@@ -154,7 +154,8 @@ def _read_corner(corner: U8, model: Mlp, config: RecognizerConfig, *, cut: str, 
     # Cut by the crop: the card's edge, a shadow, or art running into the corner.
     keep &= (xs > 0) & (ys > 0) & (xs + cws < w) & (ys + chs < h)
     keep[0] = False
-    comps = [(int(ys[i]), int(xs[i]), int(cws[i]), int(chs[i]), int(i)) for i in np.nonzero(keep)[0]]
+    kept = np.nonzero(keep)[0]
+    comps = [(y, x, cw, ch, i) for (x, y, cw, ch), i in zip(stats[kept, :4].tolist(), kept.tolist(), strict=True)]
     if not comps:
         # No glyph.  A corner that is blank paper says "no index" (a Joker without one); specks all
         # over it (noise, texture, not a card at all) say nothing.
