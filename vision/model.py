@@ -77,27 +77,26 @@ class Mlp:
 
 
 def _by_few_rows(a: F32, b: F32) -> F32:
-    """``a @ b`` (N, K) x (K, M), at most 4 rows of ``a`` at a time.
+    """``a @ b`` (N, K) x (K, M), 4 rows of ``a`` at a time.
 
     OpenBLAS multiplies a few rows (rows x M x K up to about a million) by a matrix without first
-    copying the matrix into its blocked layout: the first layer's weights (425 x 576) take 15-20 us
-    for 4 rows that way, and 70-140 us for 5 to 7 rows, where it copies them (timed on one core,
-    2026-11-26).  A row's products come out the same to the bit either way (checked for 2 to 64
-    rows); a single row goes through another routine (gemv) with other rounding, so no block is
-    left with one row alone (5 rows are 3 + 2), and one row on its own stays as it is.
+    copying the matrix into its blocked layout.  For the first layer's weights (425 x 576), timed
+    on one core (2026-11-26): 15 us for 2 rows, 27 us for 3, 17 us for 4, 70-140 us for 5 to 7
+    rows (where it copies them).  So rows go 4 at a time, the last block filled up with zero rows.
+    A row's products come out the same to the bit however many rows are multiplied with it, from
+    2 rows on (checked for 2 to 64 rows); a single row goes through another routine (gemv) with
+    other rounding, and 1 or 2 rows are multiplied as they come.
     """
     n = len(a)
-    if n <= 4:
+    if n <= 2:
         return a @ b
-    out = np.empty((n, b.shape[1]), np.result_type(a, b))
-    sizes = [4] * (n // 4) + ([n % 4] if n % 4 else [])
-    if sizes[-1] == 1:
-        sizes[-2:] = [3, 2]
-    start = 0
-    for size in sizes:
-        np.matmul(a[start : start + size], b, out=out[start : start + size])
-        start += size
-    return out
+    rows = -(-n // 4) * 4
+    padded = np.zeros((rows, a.shape[1]), a.dtype)
+    padded[:n] = a
+    out = np.empty((rows, b.shape[1]), np.result_type(a, b))
+    for start in range(0, rows, 4):
+        np.matmul(padded[start : start + 4], b, out=out[start : start + 4])
+    return out[:n]
 
 
 _MODEL: Mlp | None = None
