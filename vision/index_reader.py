@@ -287,7 +287,8 @@ def redness(pixels: U8) -> float:
     if len(pixels) == 0:
         return 0.0
     pix = pixels.astype(np.int16)
-    return float(np.mean(pix[:, 2] - np.maximum(pix[:, 0], pix[:, 1])))
+    # (an exact integer sum over the count: the same value as np.mean's, without its overhead)
+    return int((pix[:, 2] - np.maximum(pix[:, 0], pix[:, 1])).sum(dtype=np.int64)) / len(pix)
 
 
 def _split_pale_rank(grey: U8, labels: I32, rank: tuple[int, int, int, int, int], lo: float,
