@@ -15,7 +15,7 @@ from .arrays import F32, F64, I32, U8, Floats, i32, u8
 from .cards import whiteness
 from .config import RecognizerConfig
 from .features import SIDE, glyph_features, turned_glyph_features
-from .model import CLASSES, RANK_CLASSES, RANK_OF, SUIT_CLASSES, Mlp
+from .model import CLASSES, RANK_CLASSES, RANK_COLUMNS, RANK_OF, SUIT_COLUMNS, Mlp
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -238,28 +238,28 @@ def _read_corner(corner: U8, model: Mlp, config: RecognizerConfig, *, cut: str, 
     # The rank glyph's probability is shared among the ranks and junk, the suit glyph's among the
     # suits and junk; a rank glyph that looks like a suit (a pip of the art, a hypothesis turned the
     # wrong way round) keeps that mass against it, and so does a suit glyph that looks like a rank.
-    if letters and float(p[1, list(SUIT_CLASSES)].sum()) < 0.5:
+    if letters and float(p[1, SUIT_COLUMNS].sum()) < 0.5:
         # A column of letters whose second is no suit: "JOKER" down the corner.  (A rank over a
         # plain suit with more glyphs under it, a chip's rim or pips, is an index.)
         return _JOKER_TEXT
-    pr = np.bincount(_RANK_INDEX, weights=p[0, list(RANK_CLASSES)], minlength=13).astype(np.float64, copy=False)
-    ps: Floats = p[1, list(SUIT_CLASSES)]  # float32 here, float64 once weighed below
+    pr = np.bincount(_RANK_INDEX, weights=p[0, RANK_COLUMNS], minlength=13).astype(np.float64, copy=False)
+    ps: Floats = p[1, SUIT_COLUMNS].copy()  # float32 here, float64 once weighed below
     rank_mass = float(pr.sum())  # of every class, junk included: does the glyph look like a rank at all?
     if rank_at is not None and rank_mass >= config.index_rank_score:
         # Turned back, the rank glyph looks more like a rank than as it stands: a hypothesis turned
         # a quarter or half turn from the card.
         turned = p[-3:]
-        best_turned = float(turned[:, list(RANK_CLASSES)].sum(axis=1).max())
+        best_turned = float(turned[:, RANK_COLUMNS].sum(axis=1).max())
         # A pip printed upside down (the lower half of a card's art) may pass for a rank; turned
         # back it is plainly a suit.
-        suit_turned = float(turned[:, list(SUIT_CLASSES)].sum(axis=1).max())
+        suit_turned = float(turned[:, SUIT_COLUMNS].sum(axis=1).max())
         if best_turned > rank_mass + 0.15 or suit_turned > rank_mass:
             rank_mass = 0.0
         # Two pips of the art one above the other are one symbol twice; a rank and its suit never are.
         if _same_shape(feats[0], feats[1]) > config.index_same_shape:
             rank_mass = 0.0
-    pr /= pr.sum() + p[0, list(SUIT_CLASSES)].sum() + 1e-9
-    ps /= ps.sum() + p[1, list(RANK_CLASSES)].sum() + 1e-9
+    pr /= pr.sum() + p[0, SUIT_COLUMNS].sum() + 1e-9
+    ps /= ps.sum() + p[1, RANK_COLUMNS].sum() + 1e-9
     # Colour: red ink (hearts, diamonds) against black (spades, clubs); a strong cue that does not
     # depend on the deck's design.
     is_rank[si] = True
@@ -268,7 +268,7 @@ def _read_corner(corner: U8, model: Mlp, config: RecognizerConfig, *, cut: str, 
     red = redness(corner[y0:y1, x0:x1][is_rank[labels[y0:y1, x0:x1]]])
     is_red = red > config.red_threshold
     if small_suit:
-        core = p[2, list(SUIT_CLASSES)]
+        core = p[2, SUIT_COLUMNS]
         ps = ps * (core / (core.sum() + 1e-9) + 0.05)
     colour = np.array(RED) == is_red
     if abs(red - config.red_threshold) > config.red_sure_margin and ps[colour].sum() < 0.1 * ps[~colour].sum():

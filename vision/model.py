@@ -20,6 +20,9 @@ CLASSES = (
 )  # fmt: skip
 RANK_CLASSES = tuple(range(17))
 SUIT_CLASSES = (17, 18, 19, 20)
+# The same classes as column slices of a probability array: a view, where indexing by the tuples copies.
+RANK_COLUMNS = slice(RANK_CLASSES[0], RANK_CLASSES[-1] + 1)
+SUIT_COLUMNS = slice(SUIT_CLASSES[0], SUIT_CLASSES[-1] + 1)
 JUNK = 21
 RANK_OF = {
     "A": "A", "2": "2", "3": "3", "4": "4", "5": "5", "6": "6", "7": "7", "8": "8", "9": "9", "10": "T",

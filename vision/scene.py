@@ -26,7 +26,7 @@ from .cards import card_mask, card_shaped, portrait_order, quad_of, whiteness
 from .config import RecognizerConfig
 from .features import glyph_features
 from .index_reader import CornerRead
-from .model import RANK_CLASSES, Mlp, load_model
+from .model import RANK_COLUMNS, Mlp, load_model
 from .read import card_from_corner, cnn_witness, read_card, read_corner_at, with_pips
 
 ASPECT = 88 / 63
@@ -409,7 +409,7 @@ def _index_hypotheses(scene: _Scene, contour: Contour, card_h: float, model: Mlp
     # not a rank (a pip, a stroke of the art) is not worth rectifying and reading.
     feats = np.stack([glyph_features(g) for g in upright])
     p = model.probabilities(feats)
-    rank_mass = p[:, list(RANK_CLASSES)].sum(axis=1)
+    rank_mass = p[:, RANK_COLUMNS].sum(axis=1)
     if model.profile is not None:
         rank_mass = np.maximum(rank_mass, model.profile.rank_likeness(feats, config))  # an enrolled deck's rank glyph
     order = np.argsort(-rank_mass, kind="stable")  # the likeliest first: their reads settle the rest
