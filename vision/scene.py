@@ -86,7 +86,6 @@ class _Region:
         self.filled = filled
         self.inside = u8(cv2.erode(filled, np.ones((3, 3), np.uint8)))
         self.grey = whiteness(roi)
-        self.grey32 = self.grey.astype(np.float32)
         self.angles = _edge_angles(contour)
         self._edges: U8 | None = None
 
@@ -251,6 +250,16 @@ def _in_corner(point: tuple[float, float], quad: F32, config: RecognizerConfig) 
     return bool(-0.05 <= u <= config.corner_w and -0.05 <= t <= 0.55)
 
 
+def _ceil_of(fraction: float) -> U8:
+    """(256,) uint8: for each paper level p, the ceiling of ``fraction`` x p (multiplied in float32,
+    as numpy multiplies a float32 image): a grey level g is below the fraction of p exactly when
+    g < this[p].  (A table lookup and an 8-bit comparison: five times faster than float32 image
+    arithmetic, the same pixels.)"""
+    if not 0.0 <= fraction <= 1.0:
+        raise ValueError(f"expected a fraction of the paper level in [0, 1], got {fraction}")
+    return u8(np.ceil(np.float32(fraction) * np.arange(256, dtype=np.float32)).astype(np.uint8))
+
+
 @dataclass(frozen=True, slots=True)
 class IndexHypothesis:
     """A card laid out from a candidate index: ``quad`` (TL, TR, BR, BL), the rank glyph's centre and height."""
@@ -269,8 +278,8 @@ def _index_hypotheses(scene: _Scene, contour: Contour, card_h: float, model: Mlp
     filled, inside, grey = region.filled, region.inside, region.grey
     k = max(5, int(0.12 * card_h) | 1)
     paper = u8(cv2.dilate(grey, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))))
-    grey32, paper32 = region.grey32, paper.astype(np.float32)
-    ink = ((grey32 < 0.78 * paper32) & (inside > 0)).astype(np.uint8)
+    # Ink: darker than 0.78 of the paper around it (inside the region).
+    ink = u8(cv2.compare(grey, cv2.LUT(paper, _ceil_of(0.78)), cv2.CMP_LT)) & inside
     n, labels, stats, cents = _components(ink)
     if n <= 2:
         return []
@@ -281,10 +290,11 @@ def _index_hypotheses(scene: _Scene, contour: Contour, card_h: float, model: Mlp
     big = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) > 0.16 * card_h
     big[0] = False
     if big.any():
+        dark_below = _ceil_of(config.index_dark_ink)
         for label in np.nonzero(big)[0]:
             bx, by, bw, bh = stats[label, :4]
             box = (slice(by, by + bh), slice(bx, bx + bw))
-            pale = (labels[box] == label) & (grey32[box] >= config.index_dark_ink * paper32[box])
+            pale = (labels[box] == label) & (grey[box] >= dark_below[paper[box]])
             ink[box][pale] = 0
         n, labels, stats, cents = _components(ink)
     size = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]).astype(np.float64)

@@ -8,6 +8,7 @@ from vision.cards import whiteness
 from vision.features import glyph_features, turned_glyph_features
 from vision.index_reader import ink_levels
 from vision.model import load_model
+from vision.scene import _ceil_of
 
 
 def _blobs(rng: np.random.Generator, n: int) -> list[np.ndarray]:
@@ -57,3 +58,11 @@ def test_a_batch_of_any_size_is_read_row_by_row_as_the_plain_perceptron_reads_it
         e = np.exp(z - z.max(axis=2, keepdims=True))
         want = (e / e.sum(axis=2, keepdims=True)).mean(axis=1)
         assert np.allclose(model.probabilities(x[:n]), want, atol=1e-6)
+
+
+@pytest.mark.parametrize("fraction", [0.55, 0.78, 0.0, 1.0, 0.333])
+def test_the_paper_fraction_table_marks_the_pixels_float32_arithmetic_marks(fraction):
+    grey = np.arange(256, dtype=np.uint8)[:, None].repeat(256, axis=1)
+    paper = np.ascontiguousarray(grey.T)
+    want = grey.astype(np.float32) < fraction * paper.astype(np.float32)
+    assert np.array_equal(grey < _ceil_of(fraction)[paper], want)
