@@ -11,8 +11,18 @@ from .config import RecognizerConfig
 
 def whiteness(image: U8) -> U8:
     """(H, W) uint8: the darkest channel — high on a white card, low on felt, plastic and ink."""
-    b, g, r = cv2.split(image)
-    return u8(cv2.min(cv2.min(b, g), r))  # numpy's min over the channel axis is ten times slower
+    h, w = image.shape[:2]
+    if h * w >= 20_000:
+        # A picture: each row's B, G, R values side by side, eroded three wide, hold at every
+        # pixel's G the minimum of its own three (twice as fast as np.minimum over the channels).
+        return np.ascontiguousarray(u8(cv2.erode(image.reshape(h, 3 * w), _ACROSS_CHANNELS))[:, 1::3])
+    # A small crop: np.minimum (numpy's min over the channel axis is ten times slower, cv2.split
+    # and cv2.min half again as slow).
+    grey = np.minimum(image[..., 0], image[..., 1])
+    return np.minimum(grey, image[..., 2], out=grey)
+
+
+_ACROSS_CHANNELS = np.ones((1, 3), np.uint8)
 
 
 def card_mask(image: U8) -> U8:

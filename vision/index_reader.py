@@ -12,9 +12,10 @@ import cv2
 import numpy as np
 
 from .arrays import F32, F64, I32, U8, Floats, i32, u8
+from .cards import whiteness
 from .config import RecognizerConfig
-from .features import SIDE, glyph_features
-from .model import CLASSES, RANK_CLASSES, RANK_OF, SUIT_CLASSES, Mlp
+from .features import SIDE, glyph_features, turned_glyph_features
+from .model import CLASSES, RANK_CLASSES, RANK_COLUMNS, RANK_OF, SUIT_COLUMNS, Mlp
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -96,14 +97,15 @@ def _strength(read: CornerRead) -> float:
 
 def ink_levels(crop: U8) -> tuple[U8, float, float, float]:
     """A BGR crop's grey (darkest channel), its ink and paper levels, and Otsu's cut between them."""
-    b, g, r = cv2.split(crop)
-    grey = u8(cv2.min(cv2.min(b, g), r))
-    # Quantiles by partition: np.percentile's overhead is most of a small crop's cost.
+    grey = whiteness(crop)
+    # The 2% and 90% quantiles (the k-th smallest levels) from the histogram of the 256 levels:
+    # np.percentile's overhead is most of a small crop's cost, and a partition twice a histogram's.
     flat = grey.ravel()
     k_lo, k_hi = int(0.02 * (flat.size - 1)), int(0.90 * (flat.size - 1))
-    part = np.partition(flat, (k_lo, k_hi))
+    at_most = np.cumsum(np.bincount(flat, minlength=256))  # pixels at or below each level
+    lo, hi = np.searchsorted(at_most, (k_lo, k_hi), side="right")
     otsu, _ = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    return grey, float(part[k_lo]), float(part[k_hi]), float(otsu)
+    return grey, float(lo), float(hi), float(otsu)
 
 
 def cut_level(lo: float, hi: float, otsu: float, cut: str = "otsu") -> float:
@@ -130,7 +132,8 @@ def _read_corner(corner: U8, model: Mlp, config: RecognizerConfig, *, cut: str, 
     # that touches them ("10" printed close to the edge).
     # (A column or row with fewer ink pixels than a line's length holds no line: most corners.)
     tall, wide = max(3, int(0.45 * h)), max(3, int(0.6 * w))
-    down, across = int(ink.sum(axis=0).max()) >= tall, int(ink.sum(axis=1).max()) >= wide
+    down = int(cv2.reduce(ink, 0, cv2.REDUCE_SUM, dtype=cv2.CV_32S).max()) >= tall
+    across = int(cv2.reduce(ink, 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S).max()) >= wide
     if down or across:
         lines = np.zeros_like(ink)
         if down:
@@ -151,7 +154,8 @@ def _read_corner(corner: U8, model: Mlp, config: RecognizerConfig, *, cut: str, 
     # Cut by the crop: the card's edge, a shadow, or art running into the corner.
     keep &= (xs > 0) & (ys > 0) & (xs + cws < w) & (ys + chs < h)
     keep[0] = False
-    comps = [(int(ys[i]), int(xs[i]), int(cws[i]), int(chs[i]), int(i)) for i in np.nonzero(keep)[0]]
+    kept = np.nonzero(keep)[0]
+    comps = [(y, x, cw, ch, i) for (x, y, cw, ch), i in zip(stats[kept, :4].tolist(), kept.tolist(), strict=True)]
     if not comps:
         # No glyph.  A corner that is blank paper says "no index" (a Joker without one); specks all
         # over it (noise, texture, not a card at all) say nothing.
@@ -216,11 +220,13 @@ def _read_corner(corner: U8, model: Mlp, config: RecognizerConfig, *, cut: str, 
         inked = g[suit_mask > 0]
         k = int(config.suit_core_fraction * (inked.size - 1))
         masks.append(((g <= np.partition(inked, k)[k]) & (suit_mask > 0)).astype(np.uint8) * 255)
-    if rank_at is not None:
+    if rank_at is None:
+        feats = np.stack([glyph_features(m) for m in masks])
+    else:
         # A hypothesis (table scenes) may be turned a quarter or half turn from the card: the rank
-        # glyph is also looked at turned back (in the same batch).
-        masks += [np.rot90(rank_mask, k) for k in (1, 2, 3)]
-    feats = np.stack([glyph_features(m) for m in masks])
+        # glyph is also looked at turned back (in the same batch, after the others).
+        rank_turns = turned_glyph_features(rank_mask)
+        feats = np.concatenate([rank_turns[:1], [glyph_features(m) for m in masks[1:]], rank_turns[1:]])
     p = model.probabilities(feats)
     lone_one = bool(np.argmax(p[0]) == _FINNISH_ONE)
     if model.profile is not None:
@@ -232,28 +238,28 @@ def _read_corner(corner: U8, model: Mlp, config: RecognizerConfig, *, cut: str, 
     # The rank glyph's probability is shared among the ranks and junk, the suit glyph's among the
     # suits and junk; a rank glyph that looks like a suit (a pip of the art, a hypothesis turned the
     # wrong way round) keeps that mass against it, and so does a suit glyph that looks like a rank.
-    if letters and float(p[1, list(SUIT_CLASSES)].sum()) < 0.5:
+    if letters and float(p[1, SUIT_COLUMNS].sum()) < 0.5:
         # A column of letters whose second is no suit: "JOKER" down the corner.  (A rank over a
         # plain suit with more glyphs under it, a chip's rim or pips, is an index.)
         return _JOKER_TEXT
-    pr = np.bincount(_RANK_INDEX, weights=p[0, list(RANK_CLASSES)], minlength=13).astype(np.float64, copy=False)
-    ps: Floats = p[1, list(SUIT_CLASSES)]  # float32 here, float64 once weighed below
+    pr = np.bincount(_RANK_INDEX, weights=p[0, RANK_COLUMNS], minlength=13).astype(np.float64, copy=False)
+    ps: Floats = p[1, SUIT_COLUMNS].copy()  # float32 here, float64 once weighed below
     rank_mass = float(pr.sum())  # of every class, junk included: does the glyph look like a rank at all?
     if rank_at is not None and rank_mass >= config.index_rank_score:
         # Turned back, the rank glyph looks more like a rank than as it stands: a hypothesis turned
         # a quarter or half turn from the card.
         turned = p[-3:]
-        best_turned = float(turned[:, list(RANK_CLASSES)].sum(axis=1).max())
+        best_turned = float(turned[:, RANK_COLUMNS].sum(axis=1).max())
         # A pip printed upside down (the lower half of a card's art) may pass for a rank; turned
         # back it is plainly a suit.
-        suit_turned = float(turned[:, list(SUIT_CLASSES)].sum(axis=1).max())
+        suit_turned = float(turned[:, SUIT_COLUMNS].sum(axis=1).max())
         if best_turned > rank_mass + 0.15 or suit_turned > rank_mass:
             rank_mass = 0.0
         # Two pips of the art one above the other are one symbol twice; a rank and its suit never are.
         if _same_shape(feats[0], feats[1]) > config.index_same_shape:
             rank_mass = 0.0
-    pr /= pr.sum() + p[0, list(SUIT_CLASSES)].sum() + 1e-9
-    ps /= ps.sum() + p[1, list(RANK_CLASSES)].sum() + 1e-9
+    pr /= pr.sum() + p[0, SUIT_COLUMNS].sum() + 1e-9
+    ps /= ps.sum() + p[1, RANK_COLUMNS].sum() + 1e-9
     # Colour: red ink (hearts, diamonds) against black (spades, clubs); a strong cue that does not
     # depend on the deck's design.
     is_rank[si] = True
@@ -262,7 +268,7 @@ def _read_corner(corner: U8, model: Mlp, config: RecognizerConfig, *, cut: str, 
     red = redness(corner[y0:y1, x0:x1][is_rank[labels[y0:y1, x0:x1]]])
     is_red = red > config.red_threshold
     if small_suit:
-        core = p[2, list(SUIT_CLASSES)]
+        core = p[2, SUIT_COLUMNS]
         ps = ps * (core / (core.sum() + 1e-9) + 0.05)
     colour = np.array(RED) == is_red
     if abs(red - config.red_threshold) > config.red_sure_margin and ps[colour].sum() < 0.1 * ps[~colour].sum():
@@ -281,7 +287,8 @@ def redness(pixels: U8) -> float:
     if len(pixels) == 0:
         return 0.0
     pix = pixels.astype(np.int16)
-    return float(np.mean(pix[:, 2] - np.maximum(pix[:, 0], pix[:, 1])))
+    # (an exact integer sum over the count: the same value as np.mean's, without its overhead)
+    return int((pix[:, 2] - np.maximum(pix[:, 0], pix[:, 1])).sum(dtype=np.int64)) / len(pix)
 
 
 def _split_pale_rank(grey: U8, labels: I32, rank: tuple[int, int, int, int, int], lo: float,
@@ -351,11 +358,10 @@ def bays(mask: U8) -> tuple[int, int]:
     heart has a notch at the top centre, a diamond none.  These hold whatever the typeface.
     """
     m = (mask > 0).astype(np.uint8)
-    ys, xs = np.nonzero(m)
-    if len(ys) == 0:
+    x0, y0, w, h = cv2.boundingRect(m)
+    if w == 0:
         return 0, 0
-    m = m[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
-    h, w = m.shape
+    m = m[y0 : y0 + h, x0 : x0 + w]
     contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     c = max(contours, key=cv2.contourArea)
     if len(c) < 4:
@@ -366,14 +372,12 @@ def bays(mask: U8) -> tuple[int, int]:
         return 0, 0
     if d is None:
         return 0, 0
-    upper = notch = 0
-    for _s, _e, f, depth in d.reshape(-1, 4):
-        x, y = c[f][0]
-        if depth / 256 > 0.08 * h and y < 0.6 * h:
-            upper += 1
-        if depth / 256 > 0.06 * h and y < 0.4 * h and abs(x - w / 2) < 0.25 * w:
-            notch += 1
-    return upper, notch
+    d = d.reshape(-1, 4)
+    x, y = c[d[:, 2], 0].T
+    deep = d[:, 3] / 256
+    upper = np.count_nonzero((deep > 0.08 * h) & (y < 0.6 * h))
+    notch = np.count_nonzero((deep > 0.06 * h) & (y < 0.4 * h) & (np.abs(x - w / 2) < 0.25 * w))
+    return int(upper), int(notch)
 
 
 def suit_shape_prior(mask: U8, height_px: float, config: RecognizerConfig) -> F64:

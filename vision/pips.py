@@ -19,7 +19,7 @@ from .arrays import F32, U8, Floats, i32, u8
 from .config import RecognizerConfig
 from .features import glyph_features
 from .index_reader import CornerRead, cut_level, ink_levels, redness, suit_shape_prior
-from .model import SUIT_CLASSES, Mlp
+from .model import SUIT_COLUMNS, Mlp
 
 # Where the first pip can be, as fractions of the card's width and height (from the top-left corner):
 # right of the index column and in the card's upper part (pips below the middle stand upside down).
@@ -75,7 +75,7 @@ def pip_suit_weights(image: U8, quad: F32, model: Mlp, config: RecognizerConfig,
     lines: U8 | None = None
     # The pip nearest the corner is the card's own (further on there may be another card's).
     for j in sorted(range(len(cands)), key=lambda j: ys[cands[j]] + xs[cands[j]]):
-        suits: Floats = p[j, list(SUIT_CLASSES)]
+        suits: Floats = p[j, SUIT_COLUMNS]
         if suits.sum() < config.pip_suit_mass:
             continue
         i = cands[j]

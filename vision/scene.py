@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 import cv2
 import numpy as np
@@ -26,7 +26,7 @@ from .cards import card_mask, card_shaped, portrait_order, quad_of, whiteness
 from .config import RecognizerConfig
 from .features import glyph_features
 from .index_reader import CornerRead
-from .model import RANK_CLASSES, Mlp, load_model
+from .model import RANK_COLUMNS, Mlp, load_model
 from .read import card_from_corner, cnn_witness, read_card, read_corner_at, with_pips
 
 ASPECT = 88 / 63
@@ -47,8 +47,9 @@ def find_cards(image: U8, config: RecognizerConfig, mask: U8 | None = None,
     min_area = (0.1 * h_img) ** 2 * 0.35
     regions = [as_contour(c) for c in contours if cv2.contourArea(c) >= min_area]
     measured = _card_height(regions, h_img)
+    scene = _Scene(image)
     if measured is not None:
-        return _cards_at(image, regions, measured, model, config)
+        return _cards_at(scene, regions, measured, model, config)
     # No card's outline to go by (every region a hand, no top card showing a whole long and short
     # edge): the cards are read at a small, a middle and a large card size of the scenes' span
     # (85-210 px in 720), and the size whose cards cover the card-white regions best is kept (too
@@ -57,7 +58,7 @@ def find_cards(image: U8, config: RecognizerConfig, mask: U8 | None = None,
     cv2.drawContours(white, regions, -1, 1, cv2.FILLED)
     best: tuple[float, list[dict[str, Any]]] | None = None
     for card_h in (0.13 * h_img, 0.2 * h_img, 0.27 * h_img):
-        cards = _cards_at(image, regions, card_h, model, config)
+        cards = _cards_at(scene, regions, card_h, model, config)
         laid = np.zeros_like(white)
         for c in cards:
             cv2.fillConvexPoly(laid, np.asarray(c["corners"]).round().astype(np.int32), 1)
@@ -68,9 +69,63 @@ def find_cards(image: U8, config: RecognizerConfig, mask: U8 | None = None,
     return best[1]
 
 
-def _cards_at(image: U8, regions: list[Contour], card_h: float, model: Mlp,
+class _Region:
+    """A card-white region's box (padded by 2 px, within the picture) and what is made of it once:
+    its outline filled (``filled``, 0/1) and eroded (``inside``), its whiteness, the directions of
+    its straight edges and, when asked, its edges."""
+
+    def __init__(self, image: U8, contour: Contour) -> None:
+        x, y, w, h = cv2.boundingRect(contour)
+        pad = 2
+        x0, y0 = max(x - pad, 0), max(y - pad, 0)
+        x1, y1 = min(x + w + pad, image.shape[1]), min(y + h + pad, image.shape[0])
+        self.origin = (x0, y0)
+        roi = image[y0:y1, x0:x1]
+        filled = np.zeros(roi.shape[:2], np.uint8)
+        cv2.drawContours(filled, [contour - [x0, y0]], -1, 1, cv2.FILLED)
+        self.filled = filled
+        self.inside = u8(cv2.erode(filled, np.ones((3, 3), np.uint8)))
+        self.grey = whiteness(roi)
+        self.angles = _edge_angles(contour)
+        self._edges: U8 | None = None
+
+    def edges(self) -> U8:
+        """The region box's edges (Canny on the lightly blurred whiteness), dilated by one pixel."""
+        if self._edges is None:
+            self._edges = u8(cv2.dilate(cv2.Canny(cv2.GaussianBlur(self.grey, (3, 3), 0), 15, 40), np.ones((3, 3), np.uint8)))
+        return self._edges
+
+
+class _Scene:
+    """One picture, with the work on it that does not depend on the card size it is read at.
+
+    ``find_cards`` reads a scene without a measured card size at three sizes; a region that the
+    trimming of table markings leaves with the same outline at two sizes (4 of 15 on the development
+    scenes) has its box, grey levels, edges and outline directions made once.  (A corner read depends
+    on the card size through the glyphs found and the card laid out: none repeats.)  Made per
+    ``find_cards`` call and dropped with it: nothing carries over to another picture."""
+
+    def __init__(self, image: U8) -> None:
+        self.image = image
+        self._regions: dict[tuple[str, tuple[int, ...], bytes], _Region] = {}
+
+    def region(self, contour: Contour) -> _Region:
+        """The ``_Region`` of an outline."""
+        key = _key(contour)
+        if key not in self._regions:
+            self._regions[key] = _Region(self.image, contour)
+        return self._regions[key]
+
+
+def _key(a: Contour) -> tuple[str, tuple[int, ...], bytes]:
+    """A dictionary key of an outline's points."""
+    return a.dtype.str, a.shape, a.tobytes()
+
+
+def _cards_at(scene: _Scene, regions: list[Contour], card_h: float, model: Mlp,
               config: RecognizerConfig) -> list[dict[str, Any]]:
     """The cards of the scene's card-white ``regions``, the cards being ``card_h`` pixels tall."""
+    image = scene.image
     found: list[dict[str, Any]] = []
     for contour in _trimmed(regions, card_h):
         single = None  # the region read whole, when that names a card
@@ -83,7 +138,7 @@ def _cards_at(image: U8, regions: list[Contour], card_h: float, model: Mlp,
                     found.append(whole)
                     continue
                 single = whole
-        by_index = _index_cards(image, contour, card_h, model, config)
+        by_index = _index_cards(scene, contour, card_h, model, config)
         found.extend(by_index)
         if by_index:
             joker = _unindexed_top_card(image, contour, by_index, card_h, model, config)
@@ -155,13 +210,14 @@ def _trimmed(regions: list[Contour], card_h: float) -> list[Contour]:
     return out
 
 
-def _index_cards(image: U8, contour: Contour, card_h: float, model: Mlp,
+def _index_cards(scene: _Scene, contour: Contour, card_h: float, model: Mlp,
                  config: RecognizerConfig) -> list[dict[str, Any]]:
     """Cards of a region found by their indices: every glyph with a smaller glyph beside it is a
     hypothesis "rank over suit"; the card is laid out from there and its corner read.  Of the
     hypotheses that read an index at one place, the surest is kept."""
     reads: list[tuple[float, IndexHypothesis, CornerRead]] = []
-    for hyp in _index_hypotheses(image, contour, card_h, model, config):
+    image = scene.image
+    for hyp in _index_hypotheses(scene, contour, card_h, model, config):
         if any(r[0] >= 0.85 and math.dist(hyp.anchor, r[1].anchor) <= config.index_spacing * max(hyp.rank_h, r[1].rank_h) for r in reads):
             continue  # an index already read surely here: another hypothesis of it would lose
         read = read_corner_at(image, hyp.quad, model, config, hyp.rank_at)
@@ -194,6 +250,16 @@ def _in_corner(point: tuple[float, float], quad: F32, config: RecognizerConfig) 
     return bool(-0.05 <= u <= config.corner_w and -0.05 <= t <= 0.55)
 
 
+def _ceil_of(fraction: float) -> U8:
+    """(256,) uint8: for each paper level p, the ceiling of ``fraction`` x p (multiplied in float32,
+    as numpy multiplies a float32 image): a grey level g is below the fraction of p exactly when
+    g < this[p].  (A table lookup and an 8-bit comparison: five times faster than float32 image
+    arithmetic, the same pixels.)"""
+    if not 0.0 <= fraction <= 1.0:
+        raise ValueError(f"expected a fraction of the paper level in [0, 1], got {fraction}")
+    return u8(np.ceil(np.float32(fraction) * np.arange(256, dtype=np.float32)).astype(np.uint8))
+
+
 @dataclass(frozen=True, slots=True)
 class IndexHypothesis:
     """A card laid out from a candidate index: ``quad`` (TL, TR, BR, BL), the rank glyph's centre and height."""
@@ -204,34 +270,32 @@ class IndexHypothesis:
     rank_at: tuple[float, float]  # the rank glyph's centre, as fractions of the card's width and height
 
 
-def _index_hypotheses(image: U8, contour: Contour, card_h: float, model: Mlp,  # noqa: C901
+def _index_hypotheses(scene: _Scene, contour: Contour, card_h: float, model: Mlp,  # noqa: C901
                       config: RecognizerConfig) -> list[IndexHypothesis]:
     """Card quads (TL, TR, BR, BL) laid out from candidate index glyph pairs inside a card region."""
-    x, y, w, h = cv2.boundingRect(contour)
-    pad = 2
-    x0, y0 = max(x - pad, 0), max(y - pad, 0)
-    x1, y1 = min(x + w + pad, image.shape[1]), min(y + h + pad, image.shape[0])
-    roi = image[y0:y1, x0:x1]
-    inside = np.zeros(roi.shape[:2], np.uint8)
-    cv2.drawContours(inside, [contour - [x0, y0]], -1, 1, cv2.FILLED)
-    filled = inside.copy()
-    inside = u8(cv2.erode(inside, np.ones((3, 3), np.uint8)))
-    grey = whiteness(roi)
+    image, region = scene.image, scene.region(contour)
+    x0, y0 = region.origin
+    filled, inside, grey = region.filled, region.inside, region.grey
     k = max(5, int(0.12 * card_h) | 1)
     paper = u8(cv2.dilate(grey, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))))
-    ink = ((grey.astype(np.float32) < 0.78 * paper.astype(np.float32)) & (inside > 0)).astype(np.uint8)
+    # Ink: darker than 0.78 of the paper around it (inside the region).
+    ink = u8(cv2.compare(grey, cv2.LUT(paper, _ceil_of(0.78)), cv2.CMP_LT)) & inside
     n, labels, stats, cents = _components(ink)
     if n <= 2:
         return []
-    angles = _edge_angles(contour)
+    angles = region.angles
     blobs = (labels, stats)  # as cut: a blob may be a small index run together by blur
     # A blob too big for a glyph may be a glyph joined by grey (a card's shadow line, blur) to a
     # card's edge or to its neighbour: within it only the dark ink is kept.
     big = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) > 0.16 * card_h
     big[0] = False
     if big.any():
-        pale = big[labels] & (grey.astype(np.float32) >= config.index_dark_ink * paper.astype(np.float32))
-        ink[pale] = 0
+        dark_below = _ceil_of(config.index_dark_ink)
+        for label in np.nonzero(big)[0]:
+            bx, by, bw, bh = stats[label, :4]
+            box = (slice(by, by + bh), slice(bx, bx + bw))
+            pale = (labels[box] == label) & (grey[box] >= dark_below[paper[box]])
+            ink[box][pale] = 0
         n, labels, stats, cents = _components(ink)
     size = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]).astype(np.float64)
     ok = (size >= max(3.0, 0.02 * card_h)) & (size <= 0.16 * card_h) & (stats[:, cv2.CC_STAT_AREA] >= 5)
@@ -260,8 +324,7 @@ def _index_hypotheses(image: U8, contour: Contour, card_h: float, model: Mlp,  #
         return cache[label]
 
     # Glyphs of about one height side by side: the digits of a two-digit rank.
-    digits = [np.nonzero((d[i] > 0.3 * sz[i]) & (d[i] < 1.35 * sz[i]) & (sz >= 0.7 * sz[i]) & (sz <= 1.4 * sz[i]))[0]
-              for i in range(len(idx))]
+    digits = (d > 0.3 * sz[:, None]) & (d < 1.35 * sz[:, None]) & (sz >= 0.7 * sz[:, None]) & (sz <= 1.4 * sz[:, None])
     candidates: list[tuple[F64, F64]] = []  # (rank glyph's pixels, the card's "down")
     # An index's rank and suit are stacked along the card's length, so along an edge of the region
     # (the cards of a hand lie within a few degrees of each other).
@@ -273,7 +336,7 @@ def _index_hypotheses(image: U8, contour: Contour, card_h: float, model: Mlp,  #
         # The second digit of a two-digit rank ("10", Finnish "11"-"13") is read with the digit
         # of its height that stands just before it.
         pts = glyph(idx[a])
-        before = digits[a]
+        before = np.nonzero(digits[a])[0]
         if len(before):
             right = np.array([down[1], -down[0]])
             du, dt = (c[before] - c[a]) @ right, (c[before] - c[a]) @ down
@@ -285,6 +348,8 @@ def _index_hypotheses(image: U8, contour: Contour, card_h: float, model: Mlp,  #
     # size is tried both ways along its length, its first half as the rank.
     size0 = np.maximum(blobs[1][:, cv2.CC_STAT_WIDTH], blobs[1][:, cv2.CC_STAT_HEIGHT])
     merged = np.nonzero((size0 >= 0.06 * card_h) & (size0 <= 0.3 * card_h) & (blobs[1][:, cv2.CC_STAT_AREA] >= 12))[0]
+    elongated: list[F64] = []
+    axes: list[F64] = []
     for label in merged[merged > 0]:
         pts = pixels(label, blobs)
         (_, _), (rw, rh), ang = cv2.minAreaRect(pts.astype(np.float32))
@@ -292,80 +357,74 @@ def _index_hypotheses(image: U8, contour: Contour, card_h: float, model: Mlp,  #
             continue
         theta = math.radians(ang) + (0 if rw >= rh else math.pi / 2)
         axis = np.array([math.cos(theta), math.sin(theta)])
-        for sign in (1.0, -1.0):
-            down = _snap(sign * axis, angles)
+        elongated.append(pts)
+        axes += [axis, -axis]
+    # (Snapped in one batch: the same arithmetic, element by element, as one direction at a time.)
+    ways = _snap_all(np.array(axes).reshape(-1, 2), angles)
+    for i, pts in enumerate(elongated):
+        for down in ways[2 * i : 2 * i + 2]:
             if down is None:
                 continue
             t = pts @ down
             candidates.append((pts[t <= t.min() + 0.55 * (t.max() - t.min())], down))
     if not candidates:
         return []
-    edges = u8(cv2.dilate(cv2.Canny(cv2.GaussianBlur(grey, (3, 3), 0), 15, 40), np.ones((3, 3), np.uint8)))
-    # Each candidate's card, laid out from its rank glyph with the scene's card size.
-    laid: list[_Laid] = []
-    for pts, down in candidates:
-        right = np.array([down[1], -down[0]])
-        u, t = pts @ right, pts @ down
-        rank_h = float(t.max() - t.min() + 1)
-        m = max(2.0, 0.35 * rank_h)
-        origin = (u.min() - m) * right + (t.min() - m) * down + [x0, y0]
-        hh = max(card_h, 9.0 * rank_h)
-        ww = hh / ASPECT
-        quad = np.array([origin, origin + ww * right, origin + ww * right + hh * down, origin + hh * down], np.float32)
-        laid.append(_Laid(pts, down, right, u, t, rank_h, m, origin, quad, ww, hh))
+    edges = region.edges()
+    # Each candidate's card, laid out from its rank glyph with the scene's card size.  The glyph's
+    # extent across and down its card is taken per candidate (a matrix product's rounding depends
+    # on the batch); the layout from there is done for all candidates at once.
+    n_cand = len(candidates)
+    downs_all = np.array([down for _, down in candidates])
+    rights = np.stack([downs_all[:, 1], -downs_all[:, 0]], axis=1)
+    us = [pts @ rights[j] for j, (pts, _) in enumerate(candidates)]
+    ts = [pts @ downs_all[j] for j, (pts, _) in enumerate(candidates)]
+    starts = np.cumsum([0] + [len(u) for u in us[:-1]])
+    u_all, t_all = np.concatenate(us), np.concatenate(ts)
+    u0, u1 = np.minimum.reduceat(u_all, starts), np.maximum.reduceat(u_all, starts)
+    t0, t1 = np.minimum.reduceat(t_all, starts), np.maximum.reduceat(t_all, starts)
+    extent = np.stack([u0, u1, t0, t1], axis=1)
+    rank_hs = t1 - t0 + 1
+    margins = np.maximum(2.0, 0.35 * rank_hs)
+    corners = (u0 - margins)[:, None] * rights + (t0 - margins)[:, None] * downs_all + [x0, y0]
+    hhs = np.maximum(card_h, 9.0 * rank_hs)
+    wws = hhs / ASPECT
+    across, along = wws[:, None] * rights, hhs[:, None] * downs_all
+    quads = np.stack([corners, corners + across, corners + across + along, corners + along], axis=1).astype(np.float32)
     # A card laid off the white of the cards is no card: pips of a card's face, not an index.
-    on_white = _on_white(np.stack([c.quad for c in laid]) - [x0, y0], filled, (x0, y0), image.shape[:2])
+    on_white = _on_white(quads - [x0, y0], filled, (x0, y0), image.shape[:2])
     white = on_white >= config.index_on_white
     # An index has a card edge close above and close left of its rank; a pip of the art has none.
-    cornered = np.zeros(len(laid), bool)
+    cornered = np.zeros(n_cand, bool)
     if white.any():
-        sel = [laid[i] for i in np.nonzero(white)[0]]
-        cornered[white] = _near_corner_all(
-            edges, np.array([[c.u.min(), c.u.max(), c.t.min(), c.t.max()] for c in sel]),
-            np.array([c.right for c in sel]), np.array([c.down for c in sel]), np.array([c.rank_h for c in sel]))
+        cornered[white] = _near_corner_all(edges, extent[white], rights[white], downs_all[white], rank_hs[white])
     out: list[IndexHypothesis] = []
     upright: list[U8] = []
-    origins = np.zeros((len(candidates), 2))
-    downs = np.zeros((len(candidates), 2))
-    for (pts, down, _right, u, t, rank_h, m, origin, quad, ww, hh), ok in zip(laid, cornered, strict=True):
-        if not ok:
-            continue
+    origins = np.zeros((n_cand, 2))
+    downs = np.zeros((n_cand, 2))
+    for j in np.nonzero(cornered)[0].tolist():
+        pts, down = candidates[j]
+        origin, rank_h = corners[j], float(rank_hs[j])
         if out:
             near = np.hypot(*(origins[: len(out)] - origin).T) < 0.25 * rank_h
             if np.any(near & (downs[: len(out)] @ down > 0.94)):
                 continue  # the same hypothesis again (another suit glyph, the other digit of a 10)
         anchor = (float(pts[:, 0].mean() + x0), float(pts[:, 1].mean() + y0))
-        rank_at = ((m + (u.max() - u.min()) / 2) / ww, (m + rank_h / 2) / hh)
+        m, ww, hh = margins[j], wws[j], hhs[j]
+        rank_at = (float((m + (u1[j] - u0[j]) / 2) / ww), float((m + rank_h / 2) / hh))
         origins[len(out)], downs[len(out)] = origin, down
-        out.append(IndexHypothesis(quad, anchor, rank_h, rank_at))
-        upright.append(_upright_glyph(u, t))
+        out.append(IndexHypothesis(quads[j], anchor, rank_h, rank_at))
+        upright.append(_upright_glyph(us[j], ts[j]))
     if not out:
         return out
     # A first look at the rank glyphs as they stand in the photograph (one batch): what is plainly
     # not a rank (a pip, a stroke of the art) is not worth rectifying and reading.
     feats = np.stack([glyph_features(g) for g in upright])
     p = model.probabilities(feats)
-    rank_mass = p[:, list(RANK_CLASSES)].sum(axis=1)
+    rank_mass = p[:, RANK_COLUMNS].sum(axis=1)
     if model.profile is not None:
         rank_mass = np.maximum(rank_mass, model.profile.rank_likeness(feats, config))  # an enrolled deck's rank glyph
     order = np.argsort(-rank_mass, kind="stable")  # the likeliest first: their reads settle the rest
     return [out[i] for i in order if rank_mass[i] >= config.index_prefilter]
-
-
-class _Laid(NamedTuple):
-    """A candidate rank glyph and the card laid out from it (``_index_hypotheses``)."""
-
-    pts: F64  # the glyph's pixels (x, y) in the region's box
-    down: F64  # the card's directions
-    right: F64
-    u: F64  # the glyph's pixels across and down the card
-    t: F64
-    rank_h: float
-    margin: float  # paper between the card's edges and the glyph
-    origin: F64  # the card's top-left corner in the picture
-    quad: F32  # TL, TR, BR, BL in the picture
-    ww: float  # the card's width and height
-    hh: float
 
 
 _GRID = np.stack(np.meshgrid(np.linspace(0.08, 0.92, 6), np.linspace(0.06, 0.94, 8)), axis=-1).reshape(-1, 2)
@@ -461,11 +520,6 @@ def _snap_all(vectors: F64, angles: F64, tol: float = math.radians(14)) -> list[
     a = a + best
     units = np.stack([np.cos(a), np.sin(a)], axis=1)
     return [u if abs(d) <= tol else None for u, d in zip(units, best, strict=True)]
-
-
-def _snap(down: F64, angles: F64, tol: float = math.radians(14)) -> F64 | None:
-    """``_snap_all`` of one direction."""
-    return _snap_all(down[None], angles, tol)[0]
 
 
 def _looks_single(contour: Contour) -> bool:
