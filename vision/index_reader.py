@@ -1,4 +1,4 @@
-"""Reading a card's index (rank over suit) from its corner.
+"""Reading a card's index (rank over suit, or the suit beside the rank in one row) from its corner.
 
 Input is the top-left corner of a rectified card, upright; output is a probability over the 52
 codes, or nothing when the corner holds no index (many Jokers print none).
@@ -33,6 +33,7 @@ class CornerRead:
     suit_px: float = 0.0  # the suit glyph's height in the photograph (pixels)
     suit_at: tuple[float, float] = (0.0, 0.0)  # the suit glyph's centre in the corner crop (x, y)
     lone_one: bool = False  # the rank glyph reads as a Finnish "1" (the first digit of 10-13 too)
+    beside: bool = False  # the suit was read beside the rank, in one row (not under it)
 
 
 _EMPTY = CornerRead(None)
@@ -184,11 +185,6 @@ def _read_corner(corner: U8, model: Mlp, config: RecognizerConfig, *, cut: str, 
     letters = _letter_column(comps, rx, rw, rh)
     no_index = _JOKER_TEXT if letters else _INKED  # what the corner says when no rank over suit is found
     suit = _suit_under(below, (ry, rx, rw, rh))
-    beside = None if letters else _beside(comps, rank_ids, (ry, rx, rw, rh))
-    if beside is not None and _suit_beside(model, labels, beside[0], suit):
-        # One row, the suit right of the rank ("10♥"): the glyph the rank took for its last digit, or a
-        # smaller one beside it, is a suit; the rank is the glyphs before it.
-        suit, (ry, rx, rw, rh), rank_ids = beside
     if suit is None and not below and len(rank_ids) == 1 and not letters:
         # A pale rank (thin strokes, blurred) run into its dark suit: parted where the dark ink begins.
         split = _split_pale_rank(grey, labels, (ry, rx, rw, rh, rank_ids[0]), lo, hi)
@@ -196,6 +192,16 @@ def _read_corner(corner: U8, model: Mlp, config: RecognizerConfig, *, cut: str, 
             labels, (ry, rx, rw, rh, _), suit_comp = split
             n = int(labels.max()) + 1
             suit = _suit_under([suit_comp], (ry, rx, rw, rh))
+    beside = None
+    if suit is None and not letters:
+        # No suit under the rank: the suit may be printed beside it, in one row ("10♥").  The glyph
+        # the rank took for its last digit, or a smaller one beside it, is that suit when the
+        # classifier sees a suit in it (a 10's "0" it sees as a rank); the rank is the glyphs before it.
+        beside = _beside(comps, rank_ids, (ry, rx, rw, rh))
+        if beside is not None and _suit_like(model.probabilities(glyph_features(_glyph_mask(labels, beside[0]))[None])[0]):
+            suit, (ry, rx, rw, rh), rank_ids = beside
+        else:
+            beside = None
     if suit is None:
         return no_index
     is_rank = np.zeros(n, bool)
@@ -270,7 +276,7 @@ def _read_corner(corner: U8, model: Mlp, config: RecognizerConfig, *, cut: str, 
     ps /= ps.sum() + 1e-12
     ps = _blur_suit(ps, sh * px_scale, config)
     return CornerRead(np.outer(pr, ps), ink=True, score=rank_mass, suit_px=sh * px_scale,
-                      suit_at=(sx + sw / 2, sy + sh / 2), lone_one=lone_one)
+                      suit_at=(sx + sw / 2, sy + sh / 2), lone_one=lone_one, beside=beside is not None)
 
 
 Comp = tuple[int, int, int, int, int]  # a glyph: (y, x, w, h, label) of its box in the corner crop
@@ -317,16 +323,6 @@ def _beside(comps: list[Comp], rank_ids: list[int],
     y0, x0 = min(c[0] for c in rest), min(c[1] for c in rest)
     y1, x1 = max(c[0] + c[3] for c in rest), max(c[1] + c[2] for c in rest)
     return side, (y0, x0, x1 - x0, y1 - y0), [c[4] for c in rest]
-
-
-def _suit_beside(model: Mlp, labels: I32, side: Comp, under: Comp | None) -> bool:
-    """Whether the glyph ``side`` right of the rank is its suit: it looks like a suit to the
-    classifier (a 10's "0" looks like a rank), and more so than the glyph ``under`` the rank, if any,
-    which the index's suit would otherwise be."""
-    glyphs = [c for c in (side, under) if c is not None]
-    p = model.probabilities(np.stack([glyph_features(_glyph_mask(labels, c)) for c in glyphs]))
-    suit = p[:, list(SUIT_CLASSES)].sum(axis=1)
-    return _suit_like(p[0]) and (under is None or bool(suit[0] > suit[1]))
 
 
 def _suit_like(p: Floats) -> bool:

@@ -165,6 +165,8 @@ def _index_cards(image: U8, contour: Contour, card_h: float, model: Mlp,
         if any(r[0] >= 0.85 and math.dist(hyp.anchor, r[1].anchor) <= config.index_spacing * max(hyp.rank_h, r[1].rank_h) for r in reads):
             continue  # an index already read surely here: another hypothesis of it would lose
         read = read_corner_at(image, hyp.quad, model, config, hyp.rank_at)
+        if hyp.beside and not read.beside:
+            continue  # laid out for a suit beside the rank, read with one under it: a card turned a quarter wrong
         if read.joker_text:
             # "JOKER" down the corner: surer than any rank read off one of its letters.
             reads.append((2.0, hyp, read))
@@ -202,6 +204,7 @@ class IndexHypothesis:
     anchor: tuple[float, float]
     rank_h: float
     rank_at: tuple[float, float]  # the rank glyph's centre, as fractions of the card's width and height
+    beside: bool = False  # laid out for a suit printed beside the rank (one row), not under it
 
 
 def _index_hypotheses(image: U8, contour: Contour, card_h: float, model: Mlp,  # noqa: C901
@@ -262,12 +265,16 @@ def _index_hypotheses(image: U8, contour: Contour, card_h: float, model: Mlp,  #
     # Glyphs of about one height side by side: the digits of a two-digit rank.
     digits = [np.nonzero((d[i] > 0.3 * sz[i]) & (d[i] < 1.35 * sz[i]) & (sz >= 0.7 * sz[i]) & (sz <= 1.4 * sz[i]))[0]
               for i in range(len(idx))]
-    candidates: list[tuple[F64, F64]] = []  # (rank glyph's pixels, the card's "down")
+    candidates: list[tuple[F64, F64, bool]] = []  # (rank glyph's pixels, the card's "down", suit beside the rank)
     # An index's rank and suit are stacked along the card's length, so along an edge of the region
     # (the cards of a hand lie within a few degrees of each other).
     firsts, seconds = np.nonzero(pair)
     snapped = _snap_all(c[seconds] - c[firsts], angles)
-    for a, down in zip(firsts, snapped, strict=True):
+    # Some decks print the suit beside the rank, in one row: the smaller glyph lies along the card's
+    # width, and the card's "down" is a quarter turn from it.  Both are tried; the corner's read
+    # (``index_reader``) takes the glyph for a suit only where the classifier sees one.
+    beside = [None if v is None else np.array([-v[1], v[0]]) for v in snapped]
+    for k, (a, down) in enumerate(zip(np.concatenate([firsts, firsts]), snapped + beside, strict=True)):
         if down is None:
             continue
         # The second digit of a two-digit rank ("10", Finnish "11"-"13") is read with the digit
@@ -280,7 +287,7 @@ def _index_hypotheses(image: U8, contour: Contour, card_h: float, model: Mlp,  #
             before = before[(du < -0.3 * sz[a]) & (du > -1.3 * sz[a]) & (np.abs(dt) < 0.25 * sz[a])]
         if len(before):
             pts = np.concatenate([pts, *(glyph(idx[j]) for j in before)])
-        candidates.append((pts, down))
+        candidates.append((pts, down, k >= len(snapped)))
     # Under blur a small index's rank and suit run together: an elongated blob of about an index's
     # size is tried both ways along its length, its first half as the rank.
     size0 = np.maximum(blobs[1][:, cv2.CC_STAT_WIDTH], blobs[1][:, cv2.CC_STAT_HEIGHT])
@@ -297,13 +304,13 @@ def _index_hypotheses(image: U8, contour: Contour, card_h: float, model: Mlp,  #
             if down is None:
                 continue
             t = pts @ down
-            candidates.append((pts[t <= t.min() + 0.55 * (t.max() - t.min())], down))
+            candidates.append((pts[t <= t.min() + 0.55 * (t.max() - t.min())], down, False))
     if not candidates:
         return []
     edges = u8(cv2.dilate(cv2.Canny(cv2.GaussianBlur(grey, (3, 3), 0), 15, 40), np.ones((3, 3), np.uint8)))
     # Each candidate's card, laid out from its rank glyph with the scene's card size.
     laid: list[_Laid] = []
-    for pts, down in candidates:
+    for pts, down, _ in candidates:
         right = np.array([down[1], -down[0]])
         u, t = pts @ right, pts @ down
         rank_h = float(t.max() - t.min() + 1)
@@ -327,7 +334,7 @@ def _index_hypotheses(image: U8, contour: Contour, card_h: float, model: Mlp,  #
     upright: list[U8] = []
     origins = np.zeros((len(candidates), 2))
     downs = np.zeros((len(candidates), 2))
-    for (pts, down, _right, u, t, rank_h, m, origin, quad, ww, hh), ok in zip(laid, cornered, strict=True):
+    for (pts, down, _right, u, t, rank_h, m, origin, quad, ww, hh), ok, (_, _, in_row) in zip(laid, cornered, candidates, strict=True):
         if not ok:
             continue
         if out:
@@ -337,7 +344,7 @@ def _index_hypotheses(image: U8, contour: Contour, card_h: float, model: Mlp,  #
         anchor = (float(pts[:, 0].mean() + x0), float(pts[:, 1].mean() + y0))
         rank_at = ((m + (u.max() - u.min()) / 2) / ww, (m + rank_h / 2) / hh)
         origins[len(out)], downs[len(out)] = origin, down
-        out.append(IndexHypothesis(quad, anchor, rank_h, rank_at))
+        out.append(IndexHypothesis(quad, anchor, rank_h, rank_at, in_row))
         upright.append(_upright_glyph(u, t))
     if not out:
         return out
