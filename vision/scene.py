@@ -5,8 +5,9 @@ like one card is read whole (both index corners).  Otherwise the region may hold
 cards laid over each other with an offset, each lower card showing only its top-left index and a
 strip, and the corner of a card lying over another one is inside the white region, seen only as an
 edge.  So the cards of such a region are found by their indices: every small glyph with a smaller
-glyph beside it, along an edge direction of the region, is a hypothesis "rank over suit" (a blob of
-index size, when blur has run rank and suit together, is tried both ways along its length).  A
+glyph beside it, along an edge direction of the region, is a hypothesis "rank over suit", and one
+"suit beside the rank" (a one-row index; kept only where the corner's read finds the suit there); a
+blob of index size, when blur has run rank and suit together, is tried both ways along its length.  A
 hypothesis must have a card edge close above and left of its rank (where a pip of the art has none);
 the card is laid out from the rank with the card size measured in the scene, its corner rectified
 and read, and of the hypotheses that read an index at one place the surest is kept.
@@ -158,7 +159,8 @@ def _trimmed(regions: list[Contour], card_h: float) -> list[Contour]:
 def _index_cards(image: U8, contour: Contour, card_h: float, model: Mlp,
                  config: RecognizerConfig) -> list[dict[str, Any]]:
     """Cards of a region found by their indices: every glyph with a smaller glyph beside it is a
-    hypothesis "rank over suit"; the card is laid out from there and its corner read.  Of the
+    hypothesis "rank over suit" or "suit beside the rank"; the card is laid out from there and its
+    corner read.  Of the
     hypotheses that read an index at one place, the surest is kept."""
     reads: list[tuple[float, IndexHypothesis, CornerRead]] = []
     for hyp in _index_hypotheses(image, contour, card_h, model, config):
