@@ -308,7 +308,7 @@ def _beside(comps: list[Comp], rank_ids: list[int],
     The rank's row (``rank_ids``, box ``rank``) takes the glyphs level with it as further digits (a
     10's "0"); the last of them may be a suit of about the rank's height instead.  A suit smaller
     than a digit is not in the row: it is a sizeable glyph right of the row, level with its middle,
-    as near as a further digit would be."""
+    as near as a further digit would be.  Either is no taller than the rank."""
     ry, rx, rw, rh = rank
     row = sorted((c for c in comps if c[4] in rank_ids), key=lambda c: c[1])
     if len(row) >= 2:
@@ -322,6 +322,8 @@ def _beside(comps: list[Comp], rank_ids: list[int],
         side, rest = min(right, key=lambda c: c[1]), row
     y0, x0 = min(c[0] for c in rest), min(c[1] for c in rest)
     y1, x1 = max(c[0] + c[3] for c in rest), max(c[1] + c[2] for c in rest)
+    if side[3] > y1 - y0:
+        return None  # taller than the rank: a pip of the art (an index's suit beside its rank is no taller)
     return side, (y0, x0, x1 - x0, y1 - y0), [c[4] for c in rest]
 
 

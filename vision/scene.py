@@ -276,6 +276,7 @@ def _index_hypotheses(image: U8, contour: Contour, card_h: float, model: Mlp,  #
     # width, and the card's "down" is a quarter turn from it.  Both are tried; the corner's read
     # (``index_reader``) takes the glyph for a suit only where the classifier sees one.
     beside = [None if v is None else np.array([-v[1], v[0]]) for v in snapped]
+    in_row: list[tuple[F64, F64, bool]] = []
     for k, (a, down) in enumerate(zip(np.concatenate([firsts, firsts]), snapped + beside, strict=True)):
         if down is None:
             continue
@@ -289,7 +290,7 @@ def _index_hypotheses(image: U8, contour: Contour, card_h: float, model: Mlp,  #
             before = before[(du < -0.3 * sz[a]) & (du > -1.3 * sz[a]) & (np.abs(dt) < 0.25 * sz[a])]
         if len(before):
             pts = np.concatenate([pts, *(glyph(idx[j]) for j in before)])
-        candidates.append((pts, down, k >= len(snapped)))
+        (in_row if k >= len(snapped) else candidates).append((pts, down, k >= len(snapped)))
     # Under blur a small index's rank and suit run together: an elongated blob of about an index's
     # size is tried both ways along its length, its first half as the rank.
     size0 = np.maximum(blobs[1][:, cv2.CC_STAT_WIDTH], blobs[1][:, cv2.CC_STAT_HEIGHT])
@@ -307,6 +308,7 @@ def _index_hypotheses(image: U8, contour: Contour, card_h: float, model: Mlp,  #
                 continue
             t = pts @ down
             candidates.append((pts[t <= t.min() + 0.55 * (t.max() - t.min())], down, False))
+    candidates += in_row
     if not candidates:
         return []
     edges = u8(cv2.dilate(cv2.Canny(cv2.GaussianBlur(grey, (3, 3), 0), 15, 40), np.ones((3, 3), np.uint8)))
@@ -336,17 +338,20 @@ def _index_hypotheses(image: U8, contour: Contour, card_h: float, model: Mlp,  #
     upright: list[U8] = []
     origins = np.zeros((len(candidates), 2))
     downs = np.zeros((len(candidates), 2))
-    for (pts, down, _right, u, t, rank_h, m, origin, quad, ww, hh), ok, (_, _, in_row) in zip(laid, cornered, candidates, strict=True):
+    rows = np.zeros(len(candidates), bool)
+    for (pts, down, _right, u, t, rank_h, m, origin, quad, ww, hh), ok, (_, _, one_row) in zip(laid, cornered, candidates, strict=True):
         if not ok:
             continue
         if out:
             near = np.hypot(*(origins[: len(out)] - origin).T) < 0.25 * rank_h
-            if np.any(near & (downs[: len(out)] @ down > 0.94)):
+            # (A hypothesis "suit beside the rank" is read even where one "rank over suit" lays out
+            # the same card: it is kept only when its read finds the suit beside the rank.)
+            if np.any(near & (downs[: len(out)] @ down > 0.94) & (rows[: len(out)] == one_row)):
                 continue  # the same hypothesis again (another suit glyph, the other digit of a 10)
         anchor = (float(pts[:, 0].mean() + x0), float(pts[:, 1].mean() + y0))
         rank_at = ((m + (u.max() - u.min()) / 2) / ww, (m + rank_h / 2) / hh)
-        origins[len(out)], downs[len(out)] = origin, down
-        out.append(IndexHypothesis(quad, anchor, rank_h, rank_at, in_row))
+        origins[len(out)], downs[len(out)], rows[len(out)] = origin, down, one_row
+        out.append(IndexHypothesis(quad, anchor, rank_h, rank_at, one_row))
         upright.append(_upright_glyph(u, t))
     if not out:
         return out
