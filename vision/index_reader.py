@@ -198,7 +198,7 @@ def _read_corner(corner: U8, model: Mlp, config: RecognizerConfig, *, cut: str, 
         # the rank took for its last digit, or a smaller one beside it, is that suit when the
         # classifier sees a suit in it (a 10's "0" it sees as a rank); the rank is the glyphs before it.
         beside = _beside(comps, rank_ids, (ry, rx, rw, rh))
-        if beside is not None and _suit_like(model.probabilities(glyph_features(_glyph_mask(labels, beside[0]))[None])[0]):
+        if beside is not None and suit_like(model.probabilities(glyph_features(_glyph_mask(labels, beside[0]))[None])[0]):
             suit, (ry, rx, rw, rh), rank_ids = beside
         else:
             beside = None
@@ -235,7 +235,7 @@ def _read_corner(corner: U8, model: Mlp, config: RecognizerConfig, *, cut: str, 
     # The rank glyph's probability is shared among the ranks and junk, the suit glyph's among the
     # suits and junk; a rank glyph that looks like a suit (a pip of the art, a hypothesis turned the
     # wrong way round) keeps that mass against it, and so does a suit glyph that looks like a rank.
-    if letters and not _suit_like(p[1]):
+    if letters and not suit_like(p[1]):
         # A column of letters whose second is no suit: "JOKER" down the corner.  (A rank over a
         # plain suit with more glyphs under it, a chip's rim or pips, is an index.)
         return _JOKER_TEXT
@@ -327,7 +327,7 @@ def _beside(comps: list[Comp], rank_ids: list[int],
     return side, (y0, x0, x1 - x0, y1 - y0), [c[4] for c in rest]
 
 
-def _suit_like(p: Floats) -> bool:
+def suit_like(p: Floats) -> bool:
     """Whether a glyph whose class probabilities are ``p`` looks like a suit (rather than a rank, a
     letter or junk)."""
     return float(p[list(SUIT_CLASSES)].sum()) >= 0.5

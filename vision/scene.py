@@ -27,7 +27,7 @@ from .cards import card_mask, card_shaped, portrait_order, quad_of, whiteness
 from .config import RecognizerConfig
 from .features import glyph_features
 from .index_reader import CornerRead
-from .model import RANK_CLASSES, Mlp, load_model
+from .model import RANK_CLASSES, SUIT_CLASSES, Mlp, load_model
 from .read import card_from_corner, cnn_witness, read_card, read_corner_at, with_pips
 
 ASPECT = 88 / 63
@@ -267,7 +267,8 @@ def _index_hypotheses(image: U8, contour: Contour, card_h: float, model: Mlp,  #
     # Glyphs of about one height side by side: the digits of a two-digit rank.
     digits = [np.nonzero((d[i] > 0.3 * sz[i]) & (d[i] < 1.35 * sz[i]) & (sz >= 0.7 * sz[i]) & (sz <= 1.4 * sz[i]))[0]
               for i in range(len(idx))]
-    candidates: list[tuple[F64, F64, bool]] = []  # (rank glyph's pixels, the card's "down", suit beside the rank)
+    # (rank glyph's pixels, the card's "down", and for a suit beside the rank that glyph's pixels)
+    candidates: list[tuple[F64, F64, F64 | None]] = []
     # An index's rank and suit are stacked along the card's length, so along an edge of the region
     # (the cards of a hand lie within a few degrees of each other).
     firsts, seconds = np.nonzero(pair)
@@ -276,8 +277,9 @@ def _index_hypotheses(image: U8, contour: Contour, card_h: float, model: Mlp,  #
     # width, and the card's "down" is a quarter turn from it.  Both are tried; the corner's read
     # (``index_reader``) takes the glyph for a suit only where the classifier sees one.
     beside = [None if v is None else np.array([-v[1], v[0]]) for v in snapped]
-    in_row: list[tuple[F64, F64, bool]] = []
-    for k, (a, down) in enumerate(zip(np.concatenate([firsts, firsts]), snapped + beside, strict=True)):
+    in_row: list[tuple[F64, F64, F64 | None]] = []
+    pairs = zip(np.concatenate([firsts, firsts]), np.concatenate([seconds, seconds]), snapped + beside, strict=True)
+    for k, (a, b, down) in enumerate(pairs):
         if down is None:
             continue
         # The second digit of a two-digit rank ("10", Finnish "11"-"13") is read with the digit
@@ -290,7 +292,10 @@ def _index_hypotheses(image: U8, contour: Contour, card_h: float, model: Mlp,  #
             before = before[(du < -0.3 * sz[a]) & (du > -1.3 * sz[a]) & (np.abs(dt) < 0.25 * sz[a])]
         if len(before):
             pts = np.concatenate([pts, *(glyph(idx[j]) for j in before)])
-        (in_row if k >= len(snapped) else candidates).append((pts, down, k >= len(snapped)))
+        if k < len(snapped):
+            candidates.append((pts, down, None))
+        else:
+            in_row.append((pts, down, glyph(idx[b])))
     # Under blur a small index's rank and suit run together: an elongated blob of about an index's
     # size is tried both ways along its length, its first half as the rank.
     size0 = np.maximum(blobs[1][:, cv2.CC_STAT_WIDTH], blobs[1][:, cv2.CC_STAT_HEIGHT])
@@ -307,7 +312,7 @@ def _index_hypotheses(image: U8, contour: Contour, card_h: float, model: Mlp,  #
             if down is None:
                 continue
             t = pts @ down
-            candidates.append((pts[t <= t.min() + 0.55 * (t.max() - t.min())], down, False))
+            candidates.append((pts[t <= t.min() + 0.55 * (t.max() - t.min())], down, None))
     candidates += in_row
     if not candidates:
         return []
@@ -336,10 +341,12 @@ def _index_hypotheses(image: U8, contour: Contour, card_h: float, model: Mlp,  #
             np.array([c.right for c in sel]), np.array([c.down for c in sel]), np.array([c.rank_h for c in sel]))
     out: list[IndexHypothesis] = []
     upright: list[U8] = []
+    sides: list[U8] = []  # the suit glyphs of hypotheses "suit beside the rank", upright
     origins = np.zeros((len(candidates), 2))
     downs = np.zeros((len(candidates), 2))
     rows = np.zeros(len(candidates), bool)
-    for (pts, down, _right, u, t, rank_h, m, origin, quad, ww, hh), ok, (_, _, one_row) in zip(laid, cornered, candidates, strict=True):
+    for (pts, down, right, u, t, rank_h, m, origin, quad, ww, hh), ok, (_, _, side) in zip(laid, cornered, candidates, strict=True):
+        one_row = side is not None
         if not ok:
             continue
         if out:
@@ -353,17 +360,22 @@ def _index_hypotheses(image: U8, contour: Contour, card_h: float, model: Mlp,  #
         origins[len(out)], downs[len(out)], rows[len(out)] = origin, down, one_row
         out.append(IndexHypothesis(quad, anchor, rank_h, rank_at, one_row))
         upright.append(_upright_glyph(u, t))
+        if side is not None:
+            sides.append(_upright_glyph(side @ right, side @ down))
     if not out:
         return out
     # A first look at the rank glyphs as they stand in the photograph (one batch): what is plainly
-    # not a rank (a pip, a stroke of the art) is not worth rectifying and reading.
-    feats = np.stack([glyph_features(g) for g in upright])
+    # not a rank (a pip, a stroke of the art) is not worth rectifying and reading.  Nor is a
+    # hypothesis "suit beside the rank" whose suit glyph is plainly no suit (a 10's "0").
+    feats = np.stack([glyph_features(g) for g in upright + sides])
     p = model.probabilities(feats)
-    rank_mass = p[:, list(RANK_CLASSES)].sum(axis=1)
+    rank_mass = p[: len(out), list(RANK_CLASSES)].sum(axis=1)
     if model.profile is not None:
-        rank_mass = np.maximum(rank_mass, model.profile.rank_likeness(feats, config))  # an enrolled deck's rank glyph
+        rank_mass = np.maximum(rank_mass, model.profile.rank_likeness(feats[: len(out)], config))  # an enrolled deck's rank glyph
+    suited = np.ones(len(out), bool)
+    suited[[i for i, h in enumerate(out) if h.beside]] = p[len(out) :, list(SUIT_CLASSES)].sum(axis=1) >= config.index_prefilter
     order = np.argsort(-rank_mass, kind="stable")  # the likeliest first: their reads settle the rest
-    return [out[i] for i in order if rank_mass[i] >= config.index_prefilter]
+    return [out[i] for i in order if rank_mass[i] >= config.index_prefilter and suited[i]]
 
 
 class _Laid(NamedTuple):
