@@ -272,7 +272,10 @@ def _read_corner(corner: U8, model: Mlp, config: RecognizerConfig, *, cut: str, 
         # Plainly red or plainly black, and a suit glyph that looks like a suit of the other colour
         # (a fragment of the suit, a blot): the colour wins, the suit of that colour is open.
         ps = np.where(colour, ps + 0.02, 0.001 * ps)
-    ps = ps * np.where(colour, 1.0, 0.03) * suit_shape_prior(suit_mask, sh * px_scale, config)
+    # (The bays are looked for in the suit's mask of the rectified corner: a suit large in the
+    # photograph but small in the crop, as a shoe scan's suit printed beside its rank, shows them no
+    # better than a suit that small in the photograph.)
+    ps = ps * np.where(colour, 1.0, 0.03) * suit_shape_prior(suit_mask, min(sh, sh * px_scale), config)
     ps /= ps.sum() + 1e-12
     ps = _blur_suit(ps, sh * px_scale, config)
     return CornerRead(np.outer(pr, ps), ink=True, score=rank_mass, suit_px=sh * px_scale,
@@ -440,7 +443,7 @@ def bays(mask: U8) -> tuple[int, int]:
 
 def suit_shape_prior(mask: U8, height_px: float, config: RecognizerConfig) -> F64:
     """A weight per suit (S, H, D, C) from the outline's bays (see ``bays``) of a suit ``height_px``
-    tall in the photograph.
+    tall in the photograph (the index reader passes the smaller of that and its height in ``mask``).
 
     A bay seen is strong evidence at any size.  A bay not seen is no evidence below
     ``suit_bays_px``: blur fills a small club's or heart's notches, and a blob without them is no
