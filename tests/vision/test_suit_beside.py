@@ -19,8 +19,15 @@ from vision.tools.synth import CODES, design_style, find_font, render_card, shoe
 UNSEEN = ("DejaVuSans.ttf", "DejaVuSerif.ttf")  # DejaVu is left out of the classifier's training
 
 
-def _reads(font: str, design: int, codes: list[str], *, index: str = "beside", finnish: bool = False,
-           index_h: float | None = None):
+def _reads(
+    font: str,
+    design: int,
+    codes: list[str],
+    *,
+    index: str = "beside",
+    finnish: bool = False,
+    index_h: float | None = None,
+):
     style = design_style(design, font, finnish=finnish, index=index)
     if index_h is not None:
         style = replace(style, index_h=index_h)
@@ -60,7 +67,9 @@ def test_finnish_two_digit_ranks_in_one_row_are_read():
 
 def _corner(code: str, index: str) -> np.ndarray:
     """The top-left index corner of a flat card of one design, as the reader crops it."""
-    card, _ = render_card(code, design_style(2111, "DejaVuSans.ttf", finnish=False, index=index), np.random.default_rng(0))
+    card, _ = render_card(
+        code, design_style(2111, "DejaVuSans.ttf", finnish=False, index=index), np.random.default_rng(0)
+    )
     w, h = DEFAULT_CONFIG.card_width, DEFAULT_CONFIG.card_height
     flat = cv2.resize(card, (w, h), interpolation=cv2.INTER_AREA)
     return flat[: int(DEFAULT_CONFIG.corner_h * h), : int(DEFAULT_CONFIG.corner_w * w)].copy()
