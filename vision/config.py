@@ -27,7 +27,7 @@ class RecognizerConfig:
     index_rank_score: float = 0.5  # table scenes: a hypothesis's rank glyph must look this much like a rank
     suit_px_blind: float = 4.5  # a suit this tall in the photograph (px) or less: spade/club, heart/diamond unreadable
     suit_px_sharp: float = 8.0  # from this tall on its shape is trusted
-    suit_bays_px: float = 14.0  # a suit this tall in the photograph (px) shows a club's or heart's bays
+    suit_bays_px: float = 14.0  # a suit this tall in the photograph and in the rectified corner (px) shows a club's or heart's bays
     suit_bay_missing: float = 0.3  # ... and a club (heart) whose bays it does not show is weighed by this
     suit_core_below_px: float = 12.0  # a suit shorter than this in the photograph is read from its core too
     suit_core_fraction: float = 0.35  # the core: this darkest fraction of the suit's ink

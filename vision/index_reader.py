@@ -1,4 +1,4 @@
-"""Reading a card's index (rank over suit) from its corner.
+"""Reading a card's index (rank over suit, or the suit beside the rank in one row) from its corner.
 
 Input is the top-left corner of a rectified card, upright; output is a probability over the 52
 codes, or nothing when the corner holds no index (many Jokers print none).
@@ -34,6 +34,7 @@ class CornerRead:
     suit_px: float = 0.0  # the suit glyph's height in the photograph (pixels)
     suit_at: tuple[float, float] = (0.0, 0.0)  # the suit glyph's centre in the corner crop (x, y)
     lone_one: bool = False  # the rank glyph reads as a Finnish "1" (the first digit of 10-13 too)
+    beside: bool = False  # the suit was read beside the rank, in one row (not under it)
 
 
 _EMPTY = CornerRead(None)
@@ -187,29 +188,31 @@ def _read_corner(corner: U8, model: Mlp, config: RecognizerConfig, *, cut: str, 
              and c[1] < rx + rw + 0.3 * rh and c[1] + c[2] > rx - 0.3 * rh]  # fmt: skip
     letters = _letter_column(comps, rx, rw, rh)
     no_index = _JOKER_TEXT if letters else _INKED  # what the corner says when no rank over suit is found
-    if not below and len(rank_ids) == 1 and not letters:
+    suit = _suit_under(below, (ry, rx, rw, rh))
+    if suit is None and not below and len(rank_ids) == 1 and not letters:
         # A pale rank (thin strokes, blurred) run into its dark suit: parted where the dark ink begins.
         split = _split_pale_rank(grey, labels, (ry, rx, rw, rh, rank_ids[0]), lo, hi)
         if split is not None:
             labels, (ry, rx, rw, rh, _), suit_comp = split
             n = int(labels.max()) + 1
-            below = [suit_comp]
-    if not below:
-        return no_index
-    # The suit is the sizeable glyph right under the rank, centred on it: slivers (a pip cut by the
-    # crop or by the line removal) and glyphs off to the side are pips of the card's art.
-    sized = [c for c in below if c[3] >= 0.3 * rh and c[2] >= 0.25 * rh]
-    if not sized:
-        return no_index
-    centre = rx + rw / 2
-    suit = min(sized, key=lambda c: (c[0] - (ry + rh)) + 0.7 * abs(c[1] + c[2] / 2 - centre))
-    if suit[0] - (ry + rh) > 1.5 * rh:
+            suit = _suit_under([suit_comp], (ry, rx, rw, rh))
+    beside = None
+    if suit is None and not letters:
+        # No suit under the rank: the suit may be printed beside it, in one row ("10♥").  The glyph
+        # the rank took for its last digit, or a smaller one beside it, is that suit when the
+        # classifier sees a suit in it (a 10's "0" it sees as a rank); the rank is the glyphs before it.
+        beside = _beside(comps, rank_ids, (ry, rx, rw, rh))
+        if beside is not None and suit_like(model.probabilities(glyph_features(_glyph_mask(labels, beside[0]))[None])[0]):
+            suit, (ry, rx, rw, rh), rank_ids = beside
+        else:
+            beside = None
+    if suit is None:
         return no_index
     is_rank = np.zeros(n, bool)
     is_rank[rank_ids] = True
     rank_mask = is_rank[labels[ry : ry + rh, rx : rx + rw]].astype(np.uint8) * 255
     sy, sx, sw, sh, si = suit
-    suit_mask = (labels[sy : sy + sh, sx : sx + sw] == si).astype(np.uint8) * 255
+    suit_mask = _glyph_mask(labels, suit)
     # A suit a few pixels tall in the photograph is read from its darkest part as well: blur fills
     # the notches between a small club's lobes (or at a heart's top) with grey, which the cut above
     # takes for ink; the core keeps them.
@@ -238,7 +241,7 @@ def _read_corner(corner: U8, model: Mlp, config: RecognizerConfig, *, cut: str, 
     # The rank glyph's probability is shared among the ranks and junk, the suit glyph's among the
     # suits and junk; a rank glyph that looks like a suit (a pip of the art, a hypothesis turned the
     # wrong way round) keeps that mass against it, and so does a suit glyph that looks like a rank.
-    if letters and float(p[1, SUIT_COLUMNS].sum()) < 0.5:
+    if letters and not suit_like(p[1]):
         # A column of letters whose second is no suit: "JOKER" down the corner.  (A rank over a
         # plain suit with more glyphs under it, a chip's rim or pips, is an index.)
         return _JOKER_TEXT
@@ -275,11 +278,73 @@ def _read_corner(corner: U8, model: Mlp, config: RecognizerConfig, *, cut: str, 
         # Plainly red or plainly black, and a suit glyph that looks like a suit of the other colour
         # (a fragment of the suit, a blot): the colour wins, the suit of that colour is open.
         ps = np.where(colour, ps + 0.02, 0.001 * ps)
-    ps = ps * np.where(colour, 1.0, 0.03) * suit_shape_prior(suit_mask, sh * px_scale, config)
+    # (The bays are looked for in the suit's mask of the rectified corner: a suit large in the
+    # photograph but small in the crop, as a shoe scan's suit printed beside its rank, shows them no
+    # better than a suit that small in the photograph.)
+    ps = ps * np.where(colour, 1.0, 0.03) * suit_shape_prior(suit_mask, min(sh, sh * px_scale), config)
     ps /= ps.sum() + 1e-12
     ps = _blur_suit(ps, sh * px_scale, config)
     return CornerRead(np.outer(pr, ps), ink=True, score=rank_mass, suit_px=sh * px_scale,
-                      suit_at=(sx + sw / 2, sy + sh / 2), lone_one=lone_one)
+                      suit_at=(sx + sw / 2, sy + sh / 2), lone_one=lone_one, beside=beside is not None)
+
+
+Comp = tuple[int, int, int, int, int]  # a glyph: (y, x, w, h, label) of its box in the corner crop
+
+
+def _suit_under(below: list[Comp], rank: tuple[int, int, int, int]) -> Comp | None:
+    """The suit under the rank (box ``rank``: y, x, w, h) among the glyphs ``below`` it: the sizeable
+    glyph right under it, centred on it.  Slivers (a pip cut by the crop or by the line removal) and
+    glyphs off to the side are pips of the card's art."""
+    ry, rx, rw, rh = rank
+    sized = [c for c in below if _suit_sized(c, rh)]
+    if not sized:
+        return None
+    centre = rx + rw / 2
+    suit = min(sized, key=lambda c: (c[0] - (ry + rh)) + 0.7 * abs(c[1] + c[2] / 2 - centre))
+    return None if suit[0] - (ry + rh) > 1.5 * rh else suit
+
+
+def _suit_sized(c: Comp, rh: int) -> bool:
+    """Whether glyph ``c`` is large enough to be the suit of a rank ``rh`` tall."""
+    return c[3] >= 0.3 * rh and c[2] >= 0.25 * rh
+
+
+def _beside(comps: list[Comp], rank_ids: list[int],
+            rank: tuple[int, int, int, int]) -> tuple[Comp, tuple[int, int, int, int], list[int]] | None:
+    """The hypothesis "suit printed beside the rank, in one row": its suit glyph, and the rank's box
+    (y, x, w, h) and glyph labels without it; None when no glyph could be that suit.
+
+    The rank's row (``rank_ids``, box ``rank``) takes the glyphs level with it as further digits (a
+    10's "0"); the last of them may be a suit of about the rank's height instead.  A suit smaller
+    than a digit is not in the row: it is a sizeable glyph right of the row, level with its middle,
+    as near as a further digit would be.  Either is no taller than the rank."""
+    ry, rx, rw, rh = rank
+    row = sorted((c for c in comps if c[4] in rank_ids), key=lambda c: c[1])
+    if len(row) >= 2:
+        side, rest = row[-1], row[:-1]
+    else:
+        mid = ry + rh / 2
+        right = [c for c in comps if c[4] not in rank_ids and rx + rw / 2 < c[1] < rx + rw + 0.6 * rh
+                 and c[0] <= mid <= c[0] + c[3] and _suit_sized(c, rh)]  # fmt: skip
+        if not right:
+            return None
+        side, rest = min(right, key=lambda c: c[1]), row
+    y0, x0 = min(c[0] for c in rest), min(c[1] for c in rest)
+    y1, x1 = max(c[0] + c[3] for c in rest), max(c[1] + c[2] for c in rest)
+    if side[3] > y1 - y0:
+        return None  # taller than the rank: a pip of the art (an index's suit beside its rank is no taller)
+    return side, (y0, x0, x1 - x0, y1 - y0), [c[4] for c in rest]
+
+
+def suit_like(p: Floats) -> bool:
+    """Whether a glyph whose class probabilities are ``p`` looks like a suit (rather than a rank, a
+    letter or junk)."""
+    return float(p[SUIT_COLUMNS].sum()) >= 0.5
+
+
+def _glyph_mask(labels: I32, c: Comp) -> U8:
+    y, x, w, h, i = c
+    return u8((labels[y : y + h, x : x + w] == i).astype(np.uint8) * 255)
 
 
 def redness(pixels: U8) -> float:
@@ -382,7 +447,7 @@ def bays(mask: U8) -> tuple[int, int]:
 
 def suit_shape_prior(mask: U8, height_px: float, config: RecognizerConfig) -> F64:
     """A weight per suit (S, H, D, C) from the outline's bays (see ``bays``) of a suit ``height_px``
-    tall in the photograph.
+    tall in the photograph (the index reader passes the smaller of that and its height in ``mask``).
 
     A bay seen is strong evidence at any size.  A bay not seen is no evidence below
     ``suit_bays_px``: blur fills a small club's or heart's notches, and a blob without them is no

@@ -5,8 +5,9 @@ like one card is read whole (both index corners).  Otherwise the region may hold
 cards laid over each other with an offset, each lower card showing only its top-left index and a
 strip, and the corner of a card lying over another one is inside the white region, seen only as an
 edge.  So the cards of such a region are found by their indices: every small glyph with a smaller
-glyph beside it, along an edge direction of the region, is a hypothesis "rank over suit" (a blob of
-index size, when blur has run rank and suit together, is tried both ways along its length).  A
+glyph beside it, along an edge direction of the region, is a hypothesis "rank over suit", and one
+"suit beside the rank" (a one-row index; kept only where the corner's read finds the suit there); a
+blob of index size, when blur has run rank and suit together, is tried both ways along its length.  A
 hypothesis must have a card edge close above and left of its rank (where a pip of the art has none);
 the card is laid out from the rank with the card size measured in the scene, its corner rectified
 and read, and of the hypotheses that read an index at one place the surest is kept.
@@ -26,7 +27,7 @@ from .cards import card_mask, card_shaped, portrait_order, quad_of, whiteness
 from .config import RecognizerConfig
 from .features import glyph_features
 from .index_reader import CornerRead
-from .model import RANK_COLUMNS, Mlp, load_model
+from .model import RANK_COLUMNS, SUIT_COLUMNS, Mlp, load_model
 from .read import card_from_corner, cnn_witness, read_card, read_corner_at, with_pips
 
 ASPECT = 88 / 63
@@ -213,14 +214,16 @@ def _trimmed(regions: list[Contour], card_h: float) -> list[Contour]:
 def _index_cards(scene: _Scene, contour: Contour, card_h: float, model: Mlp,
                  config: RecognizerConfig) -> list[dict[str, Any]]:
     """Cards of a region found by their indices: every glyph with a smaller glyph beside it is a
-    hypothesis "rank over suit"; the card is laid out from there and its corner read.  Of the
-    hypotheses that read an index at one place, the surest is kept."""
+    hypothesis "rank over suit" or "suit beside the rank"; the card is laid out from there and its
+    corner read.  Of the hypotheses that read an index at one place, the surest is kept."""
     reads: list[tuple[float, IndexHypothesis, CornerRead]] = []
     image = scene.image
     for hyp in _index_hypotheses(scene, contour, card_h, model, config):
         if any(r[0] >= 0.85 and math.dist(hyp.anchor, r[1].anchor) <= config.index_spacing * max(hyp.rank_h, r[1].rank_h) for r in reads):
             continue  # an index already read surely here: another hypothesis of it would lose
         read = read_corner_at(image, hyp.quad, model, config, hyp.rank_at)
+        if hyp.beside and not read.beside:
+            continue  # laid out for a suit beside the rank, read with one under it: a card turned a quarter wrong
         if read.joker_text:
             # "JOKER" down the corner: surer than any rank read off one of its letters.
             reads.append((2.0, hyp, read))
@@ -268,6 +271,7 @@ class IndexHypothesis:
     anchor: tuple[float, float]
     rank_h: float
     rank_at: tuple[float, float]  # the rank glyph's centre, as fractions of the card's width and height
+    beside: bool = False  # laid out for a suit printed beside the rank (one row), not under it
 
 
 def _index_hypotheses(scene: _Scene, contour: Contour, card_h: float, model: Mlp,  # noqa: C901
@@ -325,12 +329,19 @@ def _index_hypotheses(scene: _Scene, contour: Contour, card_h: float, model: Mlp
 
     # Glyphs of about one height side by side: the digits of a two-digit rank.
     digits = (d > 0.3 * sz[:, None]) & (d < 1.35 * sz[:, None]) & (sz >= 0.7 * sz[:, None]) & (sz <= 1.4 * sz[:, None])
-    candidates: list[tuple[F64, F64]] = []  # (rank glyph's pixels, the card's "down")
+    # (rank glyph's pixels, the card's "down", and for a suit beside the rank that glyph's pixels)
+    candidates: list[tuple[F64, F64, F64 | None]] = []
     # An index's rank and suit are stacked along the card's length, so along an edge of the region
     # (the cards of a hand lie within a few degrees of each other).
     firsts, seconds = np.nonzero(pair)
     snapped = _snap_all(c[seconds] - c[firsts], angles)
-    for a, down in zip(firsts, snapped, strict=True):
+    # Some decks print the suit beside the rank, in one row: the smaller glyph lies along the card's
+    # width, and the card's "down" is a quarter turn from it.  Both are tried; the corner's read
+    # (``index_reader``) takes the glyph for a suit only where the classifier sees one.
+    beside = [None if v is None else np.array([-v[1], v[0]]) for v in snapped]
+    in_row: list[tuple[F64, F64, F64 | None]] = []
+    pairs = zip(np.concatenate([firsts, firsts]), np.concatenate([seconds, seconds]), snapped + beside, strict=True)
+    for k, (a, b, down) in enumerate(pairs):
         if down is None:
             continue
         # The second digit of a two-digit rank ("10", Finnish "11"-"13") is read with the digit
@@ -343,7 +354,10 @@ def _index_hypotheses(scene: _Scene, contour: Contour, card_h: float, model: Mlp
             before = before[(du < -0.3 * sz[a]) & (du > -1.3 * sz[a]) & (np.abs(dt) < 0.25 * sz[a])]
         if len(before):
             pts = np.concatenate([pts, *(glyph(idx[j]) for j in before)])
-        candidates.append((pts, down))
+        if k < len(snapped):
+            candidates.append((pts, down, None))
+        else:
+            in_row.append((pts, down, glyph(idx[b])))
     # Under blur a small index's rank and suit run together: an elongated blob of about an index's
     # size is tried both ways along its length, its first half as the rank.
     size0 = np.maximum(blobs[1][:, cv2.CC_STAT_WIDTH], blobs[1][:, cv2.CC_STAT_HEIGHT])
@@ -366,7 +380,8 @@ def _index_hypotheses(scene: _Scene, contour: Contour, card_h: float, model: Mlp
             if down is None:
                 continue
             t = pts @ down
-            candidates.append((pts[t <= t.min() + 0.55 * (t.max() - t.min())], down))
+            candidates.append((pts[t <= t.min() + 0.55 * (t.max() - t.min())], down, None))
+    candidates += in_row
     if not candidates:
         return []
     edges = region.edges()
@@ -374,10 +389,10 @@ def _index_hypotheses(scene: _Scene, contour: Contour, card_h: float, model: Mlp
     # extent across and down its card is taken per candidate (a matrix product's rounding depends
     # on the batch); the layout from there is done for all candidates at once.
     n_cand = len(candidates)
-    downs_all = np.array([down for _, down in candidates])
+    downs_all = np.array([down for _, down, _ in candidates])
     rights = np.stack([downs_all[:, 1], -downs_all[:, 0]], axis=1)
-    us = [pts @ rights[j] for j, (pts, _) in enumerate(candidates)]
-    ts = [pts @ downs_all[j] for j, (pts, _) in enumerate(candidates)]
+    us = [pts @ rights[j] for j, (pts, _, _) in enumerate(candidates)]
+    ts = [pts @ downs_all[j] for j, (pts, _, _) in enumerate(candidates)]
     starts = np.cumsum([0] + [len(u) for u in us[:-1]])
     u_all, t_all = np.concatenate(us), np.concatenate(ts)
     u0, u1 = np.minimum.reduceat(u_all, starts), np.maximum.reduceat(u_all, starts)
@@ -399,32 +414,45 @@ def _index_hypotheses(scene: _Scene, contour: Contour, card_h: float, model: Mlp
         cornered[white] = _near_corner_all(edges, extent[white], rights[white], downs_all[white], rank_hs[white])
     out: list[IndexHypothesis] = []
     upright: list[U8] = []
+    sides: list[U8] = []  # the suit glyphs of hypotheses "suit beside the rank", upright
     origins = np.zeros((n_cand, 2))
     downs = np.zeros((n_cand, 2))
+    rows = np.zeros(n_cand, bool)
     for j in np.nonzero(cornered)[0].tolist():
-        pts, down = candidates[j]
+        pts, down, side = candidates[j]
+        one_row = side is not None
         origin, rank_h = corners[j], float(rank_hs[j])
         if out:
             near = np.hypot(*(origins[: len(out)] - origin).T) < 0.25 * rank_h
-            if np.any(near & (downs[: len(out)] @ down > 0.94)):
+            # (A hypothesis "suit beside the rank" is read even where one "rank over suit" lays out
+            # the same card: it is kept only when its read finds the suit beside the rank.)
+            if np.any(near & (downs[: len(out)] @ down > 0.94) & (rows[: len(out)] == one_row)):
                 continue  # the same hypothesis again (another suit glyph, the other digit of a 10)
         anchor = (float(pts[:, 0].mean() + x0), float(pts[:, 1].mean() + y0))
         m, ww, hh = margins[j], wws[j], hhs[j]
         rank_at = (float((m + (u1[j] - u0[j]) / 2) / ww), float((m + rank_h / 2) / hh))
-        origins[len(out)], downs[len(out)] = origin, down
-        out.append(IndexHypothesis(quads[j], anchor, rank_h, rank_at))
+        origins[len(out)], downs[len(out)], rows[len(out)] = origin, down, one_row
+        out.append(IndexHypothesis(quads[j], anchor, rank_h, rank_at, one_row))
         upright.append(_upright_glyph(us[j], ts[j]))
+        if side is not None:
+            sides.append(_upright_glyph(side @ rights[j], side @ down))
     if not out:
         return out
     # A first look at the rank glyphs as they stand in the photograph (one batch): what is plainly
-    # not a rank (a pip, a stroke of the art) is not worth rectifying and reading.
+    # not a rank (a pip, a stroke of the art) is not worth rectifying and reading.  Nor is a
+    # hypothesis "suit beside the rank" whose suit glyph is plainly no suit (a 10's "0"; a batch of
+    # its own, so the rank glyphs' first look is the same with or without them).
     feats = np.stack([glyph_features(g) for g in upright])
     p = model.probabilities(feats)
     rank_mass = p[:, RANK_COLUMNS].sum(axis=1)
     if model.profile is not None:
         rank_mass = np.maximum(rank_mass, model.profile.rank_likeness(feats, config))  # an enrolled deck's rank glyph
+    suited = np.ones(len(out), bool)
+    if sides:
+        suit_mass = model.probabilities(np.stack([glyph_features(g) for g in sides]))[:, SUIT_COLUMNS].sum(axis=1)
+        suited[[i for i, h in enumerate(out) if h.beside]] = suit_mass >= config.index_prefilter
     order = np.argsort(-rank_mass, kind="stable")  # the likeliest first: their reads settle the rest
-    return [out[i] for i in order if rank_mass[i] >= config.index_prefilter]
+    return [out[i] for i in order if rank_mass[i] >= config.index_prefilter and suited[i]]
 
 
 _GRID = np.stack(np.meshgrid(np.linspace(0.08, 0.92, 6), np.linspace(0.06, 0.94, 8)), axis=-1).reshape(-1, 2)
