@@ -56,5 +56,27 @@
     localStorage.removeItem(pendingKey);
     if (!r.ok && r.status !== 409) showError(r.data);
   }
-  window.TabletKit = { $, el, csrf, newKey, request, resendPending };
+  // An API refusal ({"error", "field"?, "rule"?}, or a validation answer keyed by field) as the sentence the
+  // dealer reads: the rule id and the field path stay out of the text (support finds them in showError's
+  // data attributes and title), and never raw JSON.
+  function errorText(data) {
+    if (!data) return "";
+    if (typeof data !== "object") return String(data);
+    let text = data.error || data.detail || "";
+    if (!text) {
+      const v = Object.values(data)[0];
+      text = Array.isArray(v) ? v.join(" ") : v && typeof v === "object" ? errorText(v) : String(v || "refused");
+    }
+    text = String(text).replace(/\s*\[[a-z0-9_.-]+\.[a-z0-9_.-]+\]\s*$/i, "");
+    return (text.charAt(0).toUpperCase() + text.slice(1)).replace(/([^.!?])$/, "$1.");
+  }
+  // Shows a refusal in the box (hidden when data is null), the field and the rule kept for support.
+  function showErrorIn(box, data) {
+    box.hidden = !data;
+    box.textContent = data ? errorText(data) : "";
+    box.dataset.field = (data && data.field) || "";
+    box.dataset.rule = (data && data.rule) || "";
+    box.title = data ? [data.field, data.rule].filter(Boolean).join(" · ") : "";
+  }
+  window.TabletKit = { $, el, csrf, newKey, request, resendPending, errorText, showErrorIn };
 })();

@@ -35,11 +35,8 @@
     const suit = { S: "♠", H: "♥", D: "♦", C: "♣" }[code.slice(-1)];
     return code.slice(0, -1).replace("T", "10") + suit;
   }
-  function showError(data) {
-    const box = $("error");
-    box.hidden = !data;
-    if (data) box.textContent = (data.field ? data.field + ": " : "") + (data.error || JSON.stringify(data)) + (data.rule ? ` [${data.rule}]` : "");
-  }
+  // The refusal in words (no rule id, field path or raw JSON on screen: kit.js).
+  const showError = (data) => window.TabletKit.showErrorIn($("error"), data);
   const request = window.TabletKit.request;
   async function command(url, body) {
     if (busy) return null;
@@ -180,7 +177,7 @@
     const box = $("rummy-scan-result");
     box.hidden = false;
     if (!r.ok) {
-      box.textContent = `Scan not read (${r.data.error}): tap the cards in the hand instead`;
+      box.textContent = `Scan not read: ${window.TabletKit.errorText(r.data)} Tap the cards in the hand instead.`;
       return;
     }
     const codes = r.data.cards.map((c) => c.code);
@@ -216,7 +213,7 @@
     if (cards.laid.length) body.cards = cards.laid;
     const r = await request("POST", `/api/tables/${TABLE}/rummy/check/`, body);
     const d = r.data;
-    $("rummy-result").textContent = !r.ok ? `${d.field || ""}: ${d.error}` :
+    $("rummy-result").textContent = !r.ok ? window.TabletKit.errorText(d) :
       `Deal ${d.deal} (${d.contract.join(" + ")}): ` + (d.met === null ? "no contract laid down" : d.met ? `contract met — ${d.message}` :
         `contract NOT met: ${d.message}`) + `. Hand: ${d.hand_detail}`;
   }

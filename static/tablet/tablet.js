@@ -222,6 +222,7 @@
     const mine = table.dealer === USER;
     $("btn-take").hidden = mine || !(DEALS || PIT) || (table.dealer !== null && !PIT);
     if (window.TabletPush) window.TabletPush.follow(mine || PIT); // the table's stream: its dealer, pit bosses
+    if (window.TabletPlayers) window.TabletPlayers.follow(mine || PIT); // the rated players: the same people
     $("btn-take").textContent = table.dealer ? `Take over from ${table.dealer}` : "Take this table";
     $("btn-handover").hidden = !PIT;
     // Who holds the table, when it is not this user: a dealer relieved by a pit boss sees it at once.

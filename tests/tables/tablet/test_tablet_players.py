@@ -43,6 +43,27 @@ def test_a_dealer_seats_a_rated_player_and_closes_the_slip(browser, live_server,
     assert slip.state == "closed" and slip.pauses.count() == 1
 
 
+def test_the_rated_players_come_in_when_the_dealer_takes_the_table_without_a_reload(
+        browser, live_server, demo_casino, dealer, pit_boss):
+    """A dealer opens a free table's page (not yet allowed to read its players), then takes it: the
+    panel shows the seated players at once, and nothing was asked that the server had to refuse."""
+    from tables.services import accounting
+
+    table = demo_casino.tables["unlimited-blackjack"]
+    accounting.player_seat(table=table, seat=2, card_number="C-77", name="Bo", actor=pit_boss)
+    page = sign_in(browser, live_server, dealer)
+    refused: list[str] = []
+    page.on("response", lambda r: r.status >= 400 and "/players/" in r.url and refused.append(f"{r.status} {r.url}"))
+    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    page.wait_for_selector("#btn-take:not([hidden])")
+    assert page.locator("#players").is_hidden()
+    page.click("#btn-take")
+    page.wait_for_selector("#players:not([hidden])")
+    page.locator("#players-list li[data-rating]").wait_for()
+    assert "Seat 2: Bo (card C-77)" in page.inner_text("#players-list")
+    assert not refused, refused
+
+
 def test_no_rated_players_at_a_pot_game(browser, live_server, demo_casino, dealer):
     page = sign_in(browser, live_server, dealer)
     page.goto(f"{live_server.url}/tablet/tables/{demo_casino.tables['bluffjack'].pk}/")

@@ -344,6 +344,30 @@ def test_contract_rummy_a_deal_played_on_the_tablet_and_the_score_sheet_across_a
     assert "deal 1 of 7" in page.inner_text("#rummy-title") and "Player 1 deals" in page.inner_text("#rummy-title")
 
 
+def test_contract_rummy_a_refused_lay_down_is_told_in_words_without_the_rule_id(browser, live_server, demo_casino, dealer):
+    """The dealer lays down cards that do not make the contract: the refusal is a sentence; the rule id
+    and the field path are kept for support (data attributes), not printed in the text."""
+    table = demo_casino.tables["contract-rummy"]
+    page = sign_in(browser, live_server, dealer)
+    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    page.click("#btn-take")
+    page.wait_for_selector("#btn-take", state="hidden")
+    page.click("[data-rummy-count='3']")
+    page.click("#rummy-start")
+    page.click("[data-rummy-action='start_deal']")
+    page.click("[data-rummy-action='take_discard']")
+    page.click("#rummy-reveal")
+    page.click("[data-hand-index='0']")
+    page.click("[data-rummy-action='lay_down']")
+    page.wait_for_selector("#error:not([hidden])")
+    text = page.inner_text("#error")
+    assert text.startswith("One card cannot be split into exactly two sets"), text
+    assert "[" not in text and "rummy." not in text and text.endswith("."), text
+    assert page.get_attribute("#error", "data-rule").startswith("rummy."), page.get_attribute("#error", "data-rule")
+    page.click("[data-rummy-action='discard']")  # the same card discarded: the error goes
+    page.wait_for_selector("#error", state="hidden")
+
+
 def test_contract_rummy_a_contract_is_checked_without_recording_it(browser, live_server, demo_casino, dealer):
     table = demo_casino.tables["contract-rummy"]
     page = sign_in(browser, live_server, dealer)
