@@ -393,12 +393,9 @@
 
   function renderRound() {
     const r = round;
-    // An unsure scan belongs to its round while it is in play: a round cancelled, paused or replaced by
-    // the next one leaves no stale guesses behind (picking one would name a scan of another round).
-    if (pendingScan && (pendingScan.round.id !== r.id || r.state !== "in_play")) {
-      pendingScan = null;
-      $("scan-confirm").hidden = true;
-    }
+    // An unsure scan belongs to its round while it is in play, as the server says (pending_scan): a round
+    // cancelled, paused or replaced by the next one leaves no stale guesses behind.
+    syncUnsure(r);
     $("round-title").textContent = `Round ${r.number}`;
     $("round-state").textContent = r.state_label;
     $("round-state").dataset.state = r.state;
@@ -848,25 +845,34 @@
     $("scan-input").value = "";
     if (!r) return;
     round = r.round;
-    const box = $("scan-confirm");
-    if (r.needs_confirmation) {
-      pendingScan = r;
-      box.hidden = false;
-      // The reader's best guesses (valid cards the shoe can still deal), each a card face with its
-      // confidence: one tap confirms it; otherwise the picker below.
-      const guesses = r.guesses || r.candidates.filter((c) => /^([2-9TJQKA][SHDC]|JK)$/.test(c.code));
-      box.replaceChildren(el("p", { text: guesses.length ? "Unsure read: tap the card it is, or pick it below" :
-        "No card recognised: pick it below" }),
-        ...guesses.map((c) => el("button", { class: "guess" + (/[HD]$/.test(c.code) ? " red" : ""), type: "button",
-          "data-confirm": c.code, "aria-label": `confirm ${pretty(c.code)}`, onclick: () => sendCard(c.code) },
-          el("span", { class: "face" + (c.code === "JK" ? " joker" : ""), text: c.code === "JK" ? "Joker" : pretty(c.code) }),
-          el("span", { class: "conf", text: `${Math.round(100 * c.confidence)}%` }))));
-    } else {
-      box.hidden = true;
+    if (!r.needs_confirmation) {
       toast("Read " + r.recorded.map(pretty).join(" ") + " (" +
         r.candidates.map((c) => Math.round(100 * c.confidence) + "%").join(", ") + ")");
     }
-    render();
+    render(); // an unsure read is the round's pending_scan: renderRound asks the dealer
+  }
+  // The unsure scan the round waits on is part of the round (the server's pending_scan): a reload or
+  // another tablet asks the dealer again; a card picked then still names the scan.
+  function syncUnsure(r) {
+    const p = r.state === "in_play" ? r.pending_scan : null;
+    const box = $("scan-confirm");
+    if (!p) {
+      pendingScan = null;
+      box.hidden = true;
+      return;
+    }
+    if (pendingScan && pendingScan.scan === p.scan && !box.hidden) return;
+    pendingScan = { round: r, scan: p.scan };
+    box.hidden = false;
+    // The reader's best guesses (valid cards the shoe can still deal), each a card face with its
+    // confidence: one tap confirms it; otherwise the picker below.
+    const guesses = p.guesses || p.candidates.filter((c) => /^([2-9TJQKA][SHDC]|JK)$/.test(c.code));
+    box.replaceChildren(el("p", { text: guesses.length ? "Unsure read: tap the card it is, or pick it below" :
+      "No card recognised: pick it below" }),
+      ...guesses.map((c) => el("button", { class: "guess" + (/[HD]$/.test(c.code) ? " red" : ""), type: "button",
+        "data-confirm": c.code, "aria-label": `confirm ${pretty(c.code)}`, onclick: () => sendCard(c.code) },
+        el("span", { class: "face" + (c.code === "JK" ? " joker" : ""), text: c.code === "JK" ? "Joker" : pretty(c.code) }),
+        el("span", { class: "conf", text: `${Math.round(100 * c.confidence)}%` }))));
   }
   // ---- the camera: a live preview; capture on tap, or by itself when a card is held still ----------
   const CAMERA = "tablet-camera"; // remembered on this tablet: the camera comes back after a reload

@@ -344,6 +344,32 @@ def test_contract_rummy_a_deal_played_on_the_tablet_and_the_score_sheet_across_a
     assert "deal 1 of 7" in page.inner_text("#rummy-title") and "Player 1 deals" in page.inner_text("#rummy-title")
 
 
+def test_an_unsure_scan_is_asked_again_after_a_reload_and_the_card_picked_keeps_the_scan(
+    browser, live_server, demo_casino, dealer, monkeypatch, tmp_path
+):
+    """The tablet reloads while the dealer is asked about an unsure read: the question comes back with
+    the round (the server's pending_scan), and the card confirmed then is recorded with that scan."""
+    from tables import services
+
+    monkeypatch.setattr(services.scans, "recognise", fake_recognise)
+    table = demo_casino.tables["finnish-27"]
+    page = open_finnish_round(browser, live_server, table, dealer)
+    scan(page, tmp_path, "7C", confidence=60)
+    page.wait_for_selector("[data-confirm='7C']")
+    page.reload()
+    page.wait_for_selector("[data-confirm='7C']")
+    assert "Unsure read" in page.inner_text("#scan-confirm")
+    page.click("[data-confirm='7C']")
+    page.wait_for_selector(".hands .playing-card[data-code='7C']")
+    assert page.is_hidden("#scan-confirm")
+    card = RoundCard.objects.get(round__table=table, code="7C")
+    assert card.scan_id == Scan.objects.get(round=card.round).pk
+    page.reload()  # answered: nothing waits any more
+    needs(page, "card")
+    page.wait_for_selector(".hands .playing-card[data-code='7C']")
+    assert page.is_hidden("#scan-confirm")
+
+
 def test_contract_rummy_a_refused_lay_down_is_told_in_words_without_the_rule_id(browser, live_server, demo_casino, dealer):
     """The dealer lays down cards that do not make the contract: the refusal is a sentence; the rule id
     and the field path are kept for support (data attributes), not printed in the text."""
