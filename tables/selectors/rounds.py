@@ -119,7 +119,7 @@ def pending_scan(rnd: Round) -> dict[str, Any] | None:
     if rnd.state != RoundState.IN_PLAY:
         return None
     last = AuditEvent.objects.filter(round=rnd).order_by("-pk").only("action", "payload").first()
-    if last is None or last.action != "round.scan" or last.payload.get("recorded"):
+    if last is None or last.action not in ("round.scan", "round.shoe_feed") or last.payload.get("recorded"):
         return None
     scan = rnd.scans.filter(sha256=last.payload.get("sha256")).order_by("-pk").first()
     if scan is None:
