@@ -31,7 +31,7 @@
   let loads = 0; // loads begun so far
 
   function pretty(code) {
-    if (code.startsWith("JK")) return "🃏" + (code.includes("=") ? "=" + pretty(code.split("=")[1]) : "");
+    if (code.startsWith("JK")) return "Joker" + (code.includes("=") ? "=" + pretty(code.split("=")[1]) : ""); // in words, as tablet.js
     const suit = { S: "♠", H: "♥", D: "♦", C: "♣" }[code.slice(-1)];
     return code.slice(0, -1).replace("T", "10") + suit;
   }
@@ -146,7 +146,8 @@
     $("rummy-hand").replaceChildren(counts, ...(who ? [el("h4", {}, `${who}'s hand (${game.hand_points[who]} points) `,
       el("button", { class: "btn ghost", type: "button", id: "rummy-hide", text: "Hide the cards",
         onclick: () => { revealed = null; selected = []; render(); } })),
-      ...hand.map((c, i) => el("button", { class: "playing-card toggle" + (selected.includes(i) ? " on" : "") + (/[HD]$/.test(c) ? " red" : ""),
+      ...hand.map((c, i) => el("button", { class: "playing-card toggle" + (selected.includes(i) ? " on" : "") + (/[HD]$/.test(c) ? " red" : "") +
+        (c.startsWith("JK") ? " joker" : ""),
         type: "button", "data-hand-card": c, "data-hand-index": i, text: pretty(c),
         onclick: () => { selected = selected.includes(i) ? selected.filter((x) => x !== i) : [...selected, i]; scanned = null; render(); } }))] : []));
     $("rummy-scan-label").hidden = !n.allowed.includes("lay_down");

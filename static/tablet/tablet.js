@@ -376,7 +376,7 @@
     }
     const red = /[HD]$/.test(c.code);
     const title = c.source === "scan" ? `scanned, ${Math.round(100 * (c.confidence || 0))}%` : "entered";
-    return el("span", { class: "playing-card" + (red ? " red" : "") + (c.corrected_from ? " corrected" : ""),
+    return el("span", { class: "playing-card" + (red ? " red" : "") + (c.code === "JK" ? " joker" : "") + (c.corrected_from ? " corrected" : ""),
       title: title + (c.corrected_from ? `, corrected from ${c.corrected_from}` : ""), "data-code": c.code },
       pretty(c.code),
       c.image ? el("img", { src: c.image, alt: "", class: "thumb" }) : null);
@@ -386,7 +386,7 @@
     return String(text || "").replace(/\b([2-9TJQKA])([SHDC])\b/g, (m) => pretty(m)).replace(/\bJK\b/g, "Joker");
   }
   function pretty(code) {
-    if (code === "JK") return "🃏";
+    if (code === "JK") return "Joker"; // in words: an emoji joker is a blank box or a speck on many tablets
     const suit = { S: "♠", H: "♥", D: "♦", C: "♣" }[code.slice(-1)];
     return code.slice(0, -1).replace("T", "10") + suit;
   }
