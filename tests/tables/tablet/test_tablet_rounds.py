@@ -390,8 +390,6 @@ def test_contract_rummy_a_refused_lay_down_is_told_in_words_without_the_rule_id(
     assert text.startswith("One card cannot be split into exactly two sets"), text
     assert "[" not in text and "rummy." not in text and text.endswith("."), text
     assert page.get_attribute("#error", "data-rule").startswith("rummy."), page.get_attribute("#error", "data-rule")
-    page.click("[data-rummy-action='discard']")  # the same card discarded: the error goes
-    page.wait_for_selector("#error", state="hidden")
 
 
 def test_contract_rummy_a_contract_is_checked_without_recording_it(browser, live_server, demo_casino, dealer):
