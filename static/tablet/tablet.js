@@ -32,6 +32,7 @@
   let heldBefore = null; // who held the table when this page last looked (a hand-over is told to the dealer)
   const seatsPaid = new Set(); // seats the dealer ticked as paid (a checklist; the payment is sent at Confirm paid)
   let bjGame = null; // Bluffjack: the game playing at this table (stacks carried from hand to hand)
+  let bjLast = null; // Bluffjack: the table's latest game, playing or not (a hand that ended it says who won)
   let fix = { seq: null, rank: null, code: null, reason: null, before: null }; // pit-boss card correction
   const bets = {}; // seat -> {main, pp, t3, behind, doubleAlong, followSplit} in cents
 
@@ -169,10 +170,12 @@
     const t = await request("GET", `/api/tables/${TABLE}/`);
     if (!t.ok) return showError(t.data);
     let game = bjGame;
+    let last = bjLast;
     let next = round;
     if (POT) {
       const g = await request("GET", `/api/tables/${TABLE}/bluffjack/games/`);
       game = g.ok && g.data.length && g.data[0].state === "playing" ? g.data[0] : null;
+      last = g.ok && g.data.length ? g.data[0] : null;
     }
     if (t.data.round) {
       const r = await request("GET", `/api/rounds/${t.data.round}/`);
@@ -187,6 +190,7 @@
     if (answered !== start || mine !== polls) return;
     table = t.data;
     bjGame = game;
+    bjLast = last;
     round = next;
     render();
   }
@@ -622,6 +626,11 @@
       pay.append(el("p", { class: "flag ok", id: "closed-flag", text: closedWords(r) }), bjGameBox());
     } else if (r.state === "closed") {
       pay.append(el("p", { class: "flag ok", id: "closed-flag", text: closedWords(r) }));
+      // The hand that ended a Bluffjack game: who won it, before the next game's stacks are entered.
+      const over = POT && bjLast && bjLast.state !== "playing" && bjLast.hands.some((h) => h.id === r.id) ? bjLast : null;
+      if (over) pay.append(el("p", { class: "flag ok", id: "game-over", text: over.winner ?
+        `Game ${over.number} over: ${over.winner} holds every chip (${over.stacks[over.winner]} chips)` :
+        `Game ${over.number} ${over.state_label}` }));
       pay.append(el("button", { class: "btn primary big", id: "btn-next", text: "Next round", onclick: () => { round = null; payCents = {}; seatsPaid.clear(); refresh(); } }));
     }
     const mm = $("mismatch");

@@ -408,6 +408,34 @@ def test_contract_rummy_a_contract_is_checked_without_recording_it(browser, live
     assert "AS 15" in page.inner_text("#rummy-result")
 
 
+def test_the_bluffjack_hand_that_ends_the_game_says_who_won_it(browser, live_server, demo_casino, dealer):
+    """Bob's forced raise puts him all in, Ann calls all in and Bob's 19 beats her 17: once the pot is
+    paid the tablet says the game is over and who holds every chip (not only "paid as due")."""
+    from tables import services
+
+    table = demo_casino.tables["bluffjack"]
+    services.table_open(table=table, actor=dealer)
+    services.shoe_shuffle(table=table, actor=dealer)
+    rnd = services.round_open(table=table, actor=dealer, seats=[
+        {"seat": 1, "player": "Ann", "stack": 2, "dealer": True}, {"seat": 2, "player": "Bob", "stack": 2}])
+    for code in ["TS", "9H", "9D", "8C"]:  # Bob 19, Ann 17
+        services.round_add_card(round=rnd, code=code, actor=dealer)
+    services.round_decide(round=rnd, action="raise", amount="1", actor=dealer)
+    services.round_decide(round=rnd, action="call", actor=dealer)
+    for _ in range(4):
+        rnd.refresh_from_db()
+        if rnd.prompt.get("needs") != "decision":
+            break
+        services.round_decide(round=rnd, action="stand", actor=dealer)
+    services.round_settle(round=rnd, actor=dealer)
+    page = sign_in(browser, live_server, dealer)
+    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    page.click("#btn-paid")
+    page.wait_for_selector("#game-over")
+    assert page.inner_text("#game-over") == "Game 1 over: Bob holds every chip (4 chips)"
+    assert page.locator("#bj-game").count() == 0  # no next hand of a game that is over
+
+
 def test_a_pit_boss_corrects_a_card_after_settlement_and_sees_the_re_settlement(
         browser, live_server, demo_casino, dealer, pit_boss):
     from tables import services
