@@ -981,7 +981,7 @@
     const r = await request("GET", `/api/tables/${TABLE}/recall/`);
     if (!r.ok) return showError(r.data);
     $("recall-list").replaceChildren(...r.data.map((x) => el("div", { class: "recall" },
-      el("h4", { text: `Round ${x.number} · ${x.state_label} · ${x.opened_at.slice(0, 16).replace("T", " ")}` }),
+      el("h4", { "data-recall-round": x.number, text: `Round ${x.number} · ${x.state_label} · ${when(x.opened_at)}` }),
       el("div", {}, ...x.cards.map(cardChip)),
       el("div", { text: x.decisions.map((d) => `${placeWords(d.actor)} ${d.action}`).join(", ") }),
       el("div", { text: x.settlement.map((l) => `seat ${l.seat} ${l.bet} ${l.result} ${l.net}`).join("; ") }),
@@ -993,6 +993,15 @@
       PIT && ["settled", "mismatch", "closed"].includes(x.state) ? el("button", { class: "btn", type: "button",
         "data-recall-correct": x.id, text: "Correct a card", onclick: () => loadRound(x.id) }) : null)));
     $("recall-dialog").showModal();
+    $("recall-dialog").scrollTop = 0; // the newest round first in sight (showModal focused Close, at the bottom)
+  }
+  // When a round opened, on this tablet's clock ("14:05" today, "Tue 25 Nov 14:05" before): not the
+  // server's ISO time in UTC.
+  function when(iso) {
+    const d = new Date(iso);
+    const hm = d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hour12: false });
+    return d.toDateString() === new Date().toDateString() ? hm :
+      d.toLocaleDateString([], { weekday: "short", day: "numeric", month: "short" }) + " " + hm;
   }
 
   app.addEventListener("click", (ev) => {
