@@ -58,17 +58,20 @@ def day(value: object) -> str:
 
 @register.filter
 def amounts(value: object) -> str:
-    """``{"1": {"main": "20.00"}}`` → ``seat 1: main 20.00``; nothing → ``—``."""
+    """``{"1": {"main": "20.00"}}`` → ``seat 1: main 20.00``; nothing → ``—``.  A seat with nothing due (the
+    round document keeps it as ``{}``) is left out, not written ``seat 1: ;``."""
     if not isinstance(value, dict) or not value:
         return "—"
     parts: list[str] = []
     for seat, bets in sorted(value.items(), key=lambda kv: str(kv[0])):
         if isinstance(bets, dict):
+            if not bets:
+                continue
             inner = ", ".join(f"{bet} {amount}" for bet, amount in bets.items())
             parts.append(f"seat {seat}: {inner}")
         else:
             parts.append(f"seat {seat}: {bets}")
-    return "; ".join(parts)
+    return "; ".join(parts) or "—"
 
 
 @register.filter
