@@ -575,7 +575,11 @@
       const seats = [...owed, ...Object.keys(refunds).filter((s) => !r.due[s] || !Object.keys(r.due[s]).length)
         .map((s) => [s, {}])].sort(([a], [b]) => Number(a) - Number(b));
       const anyRefund = Object.keys(refunds).length > 0;
-      pay.append(el("h3", { text: owed.length ? "Pay the players (winnings; the stakes of winning bets stay with the player)" +
+      // A pot game: the stakes are in the pot, not with the players; the winner takes the pot's chips.
+      const potView = POT && r.view && r.view.kind === "pot" ? r.view : null;
+      pay.append(el("h3", { text: potView ? (owed.length ? "Push the pot: each winner takes back the chips they put in, " +
+        "and their winnings" : "Nothing to pay from the pot.") :
+        owed.length ? "Pay the players (winnings; the stakes of winning bets stay with the player)" +
         (anyRefund ? " and hand back half the stake of each surrendered hand" : "") :
         seats.length ? "Hand back the surrender refunds (half the stake); the house collects the other bets." :
         "Nothing to pay: the house collects every bet." }));
@@ -603,7 +607,9 @@
           el("span", { class: "due", text: money(amount) }),
           el("span", { class: "refund-note", text: "refund" })));
         const done = seatsPaid.has(seat);
-        const what = total && back ? `pay ${money(total)} and hand back ${money(back)}` : total ? `pay ${money(total)}` :
+        const inPot = potView ? Number((potView.seats.find((x) => String(x.seat) === String(seat)) || {}).in_pot || 0) : 0;
+        const what = potView ? `takes ${inPot + total / 100} chips from the pot (wins ${money(total)})` :
+          total && back ? `pay ${money(total)} and hand back ${money(back)}` : total ? `pay ${money(total)}` :
           `hand back ${money(back)}`;
         grid.append(el("div", { class: "pay-seat" + (done ? " done" : ""), "data-pay-seat": seat },
           el("h4", { text: `Seat ${seat}: ${what}` }),

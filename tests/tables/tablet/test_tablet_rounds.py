@@ -430,6 +430,10 @@ def test_the_bluffjack_hand_that_ends_the_game_says_who_won_it(browser, live_ser
     services.round_settle(round=rnd, actor=dealer)
     page = sign_in(browser, live_server, dealer)
     page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    page.wait_for_selector("[data-pay-seat='2']")
+    # The stakes are in the pot: Bob takes the pot's 4 chips (his 2 back, and the 2 he won).
+    assert page.inner_text("#pay h3").startswith("Push the pot"), page.inner_text("#pay h3")
+    assert page.inner_text("[data-pay-seat='2'] h4") == "Seat 2: takes 4 chips from the pot (wins 2.00)"
     page.click("#btn-paid")
     page.wait_for_selector("#game-over")
     assert page.inner_text("#game-over") == "Game 1 over: Bob holds every chip (4 chips)"
