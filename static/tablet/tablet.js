@@ -280,7 +280,8 @@
     return el("div", { class: "chip-row" + (problem ? " over" : "") },
       el("span", { class: "label", text: label },
         lim ? el("small", { class: "limit", text: `${money(lim[0])} – ${money(lim[1])}` }) : null),
-      el("span", { class: "amount", "data-amount": `${seat}-${field}`, text: money(b[field] || 0) }),
+      // A pot game's stack is whole chips ("10"), not money ("10.00").
+      el("span", { class: "amount", "data-amount": `${seat}-${field}`, text: POT ? String(Math.round((b[field] || 0) / 100)) : money(b[field] || 0) }),
       ...[...new Set(values)].map((v) => el("button", {
         class: "chip", type: "button", text: "+" + money(v).replace(/\.00$/, ""), "data-chip": `${seat}-${field}-${v}`,
         onclick: () => { b[field] = (b[field] || 0) + v; renderNewRound(); },

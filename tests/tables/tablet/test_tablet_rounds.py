@@ -408,6 +408,23 @@ def test_contract_rummy_a_contract_is_checked_without_recording_it(browser, live
     assert "AS 15" in page.inner_text("#rummy-result")
 
 
+def test_a_bluffjack_stack_is_entered_in_whole_chips(browser, live_server, demo_casino, dealer):
+    table = demo_casino.tables["bluffjack"]
+    page = sign_in(browser, live_server, dealer)
+    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    page.click("#btn-take")
+    shuffle(page)
+    page.click("[data-chip='1-main-5000']")
+    page.click("[data-chip='1-main-1000']")
+    assert page.inner_text("[data-amount='1-main']") == "60"  # chips, not money ("60.00")
+    page.click("[data-dealer='1']")
+    page.click("[data-chip='2-main-1000']")
+    page.click("#btn-open")
+    needs(page, "card")
+    rnd = Round.objects.get(table=table)
+    assert {s["player"]: s["stack"] for s in rnd.setup["seats"]} == {"Seat 1": 60, "Seat 2": 10}
+
+
 def test_the_bluffjack_hand_that_ends_the_game_says_who_won_it(browser, live_server, demo_casino, dealer):
     """Bob's forced raise puts him all in, Ann calls all in and Bob's 19 beats her 17: once the pot is
     paid the tablet says the game is over and who holds every chip (not only "paid as due")."""
