@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from tables.selectors.floor_live import rule_words as _rule_words
+from tables.selectors.round_view import place_words
 
 register = template.Library()
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -81,8 +82,5 @@ def rule_words(rule: Any) -> str:
 
 @register.filter
 def who(target: object) -> str:
-    """``seat:3/hand:2`` → ``seat 3, hand 2``; ``dealer`` → ``the dealer``."""
-    text = str(target or "")
-    if text in ("dealer", ""):
-        return "the dealer" if text else "—"
-    return ", ".join(part.replace(":", " ") for part in text.split("/"))
+    """``seat:3/hand:1`` → ``seat 3, hand 2`` (counted from 1, as the tablet says it); ``dealer`` → ``the dealer``."""
+    return place_words(str(target or ""))
