@@ -12,7 +12,8 @@
   const seatSelect = $("players-seat");
   for (let s = 1; s <= seats; s++) seatSelect.append(el("option", { value: String(s), text: String(s) }));
 
-  const showError = (data) => window.TabletKit.showErrorIn($("players-error"), data);
+  const FIELDS = { card_number: "Card number", name: "Name", seat: "Seat" };
+  const showError = (data) => window.TabletKit.showErrorIn($("players-error"), data, FIELDS);
 
   async function post(url, body) {
     const r = await request("POST", url, body, newKey());

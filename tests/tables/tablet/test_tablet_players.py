@@ -35,6 +35,10 @@ def test_a_dealer_seats_a_rated_player_and_closes_the_slip(browser, live_server,
     page.click("#players-seat-btn")  # the seat is taken
     page.wait_for_selector("#players-error:not([hidden])")
     assert "taken" in page.inner_text("#players-error")
+    page.fill("#players-card", "C" * 41)  # too long: the message says which field, in words
+    page.click("#players-seat-btn")
+    page.wait_for_selector("#players-error:has-text('Card number: ')")
+    assert page.inner_text("#players-error") == "Card number: Ensure this field has no more than 40 characters."
     row.get_by_role("button", name="Pause").click()
     page.locator("#players-list li", has_text="paused").wait_for()
     row.get_by_role("button", name="Leaves").click()
