@@ -41,6 +41,9 @@
   async function command(url, body) {
     if (busy) return null;
     busy = true;
+    // One command at a time: the game's buttons are disabled until it is answered (a tap meanwhile would
+    // be dropped, and a button that does nothing looks broken); drawn again from the answer.
+    for (const b of document.querySelectorAll("#rummy-actions button, #rummy-hand button")) b.disabled = true;
     showError(null);
     const key = window.TabletKit.newKey();
     localStorage.setItem(PENDING, JSON.stringify({ url, body, key }));
@@ -61,6 +64,7 @@
       return r.data;
     } finally {
       busy = false;
+      if (game) render(); // a refusal whose reload failed still gets its buttons back
     }
   }
   const resendPending = () => window.TabletKit.resendPending(PENDING, showError);

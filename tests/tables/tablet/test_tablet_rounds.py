@@ -390,6 +390,14 @@ def test_contract_rummy_a_refused_lay_down_is_told_in_words_without_the_rule_id(
     assert text.startswith("One card cannot be split into exactly two sets"), text
     assert "[" not in text and "rummy." not in text and text.endswith("."), text
     assert page.get_attribute("#error", "data-rule").startswith("rummy."), page.get_attribute("#error", "data-rule")
+    # While a command is on its way the game's buttons are disabled (a tap would be dropped), then back.
+    import time
+
+    page.route("**/actions/", lambda route: (time.sleep(1.5), route.continue_()))
+    page.click("[data-rummy-action='discard']")
+    assert page.locator("[data-rummy-action]:enabled").count() == 0
+    page.wait_for_selector("[data-rummy-action]:enabled")
+    assert page.locator("#error").is_hidden()
 
 
 def test_contract_rummy_a_contract_is_checked_without_recording_it(browser, live_server, demo_casino, dealer):
