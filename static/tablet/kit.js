@@ -56,5 +56,31 @@
     localStorage.removeItem(pendingKey);
     if (!r.ok && r.status !== 409) showError(r.data);
   }
-  window.TabletKit = { $, el, csrf, newKey, request, resendPending };
+  // An API refusal ({"error", "field"?, "rule"?}, or a validation answer keyed by field) as the sentence the
+  // dealer reads: the rule id and the field path stay out of the text (support finds them in showError's
+  // data attributes and title), and never raw JSON.
+  // fields: the page's words for its field paths ({card_number: "Card number"}): a generic message
+  // ("Ensure this field has ...") then says which field.
+  function errorText(data, fields = {}) {
+    if (!data) return "";
+    if (typeof data !== "object") return String(data);
+    let text = data.error || data.detail || "";
+    if (!text) {
+      const v = Object.values(data)[0];
+      text = Array.isArray(v) ? v.join(" ") : v && typeof v === "object" ? errorText(v) : String(v || "refused");
+    }
+    text = String(text).replace(/\s*\[[a-z0-9_.-]+\.[a-z0-9_.-]+\]\s*$/i, "");
+    const where = data.field && fields[String(data.field).split(/[.[]/)[0]];
+    text = (where ? `${where}: ` : "") + (where ? text : text.charAt(0).toUpperCase() + text.slice(1));
+    return text.replace(/([^.!?])$/, "$1.");
+  }
+  // Shows a refusal in the box (hidden when data is null), the field and the rule kept for support.
+  function showErrorIn(box, data, fields) {
+    box.hidden = !data;
+    box.textContent = data ? errorText(data, fields) : "";
+    box.dataset.field = (data && data.field) || "";
+    box.dataset.rule = (data && data.rule) || "";
+    box.title = data ? [data.field, data.rule].filter(Boolean).join(" · ") : "";
+  }
+  window.TabletKit = { $, el, csrf, newKey, request, resendPending, errorText, showErrorIn };
 })();

@@ -9,15 +9,11 @@
   if (!app || !box || app.dataset.rated !== "1" || (app.dataset.dealer !== "1" && app.dataset.pitBoss !== "1")) return;
   const table = app.dataset.table;
   const seats = Number(app.dataset.seats) || 1;
-  box.hidden = false;
   const seatSelect = $("players-seat");
   for (let s = 1; s <= seats; s++) seatSelect.append(el("option", { value: String(s), text: String(s) }));
 
-  function showError(data) {
-    const e = $("players-error");
-    e.textContent = data ? (data.field ? data.field + ": " : "") + (data.error || "refused") : "";
-    e.hidden = !data;
-  }
+  const FIELDS = { card_number: "Card number", name: "Name", seat: "Seat" };
+  const showError = (data) => window.TabletKit.showErrorIn($("players-error"), data, FIELDS);
 
   async function post(url, body) {
     const r = await request("POST", url, body, newKey());
@@ -52,5 +48,15 @@
       $("players-name").value = "";
     }
   });
-  load();
+  // Shown (and read) only while this user may deal here: the table's dealer or a pit boss.  tablet.js says
+  // so each time it draws the table, so taking a table brings its players in without a reload (a dealer
+  // who does not hold the table may not read them).
+  let following = false;
+  window.TabletPlayers = {
+    follow(on) {
+      box.hidden = !on;
+      if (on && !following) load();
+      following = on;
+    },
+  };
 })();

@@ -31,19 +31,19 @@
   let loads = 0; // loads begun so far
 
   function pretty(code) {
-    if (code.startsWith("JK")) return "🃏" + (code.includes("=") ? "=" + pretty(code.split("=")[1]) : "");
+    if (code.startsWith("JK")) return "Joker" + (code.includes("=") ? "=" + pretty(code.split("=")[1]) : ""); // in words, as tablet.js
     const suit = { S: "♠", H: "♥", D: "♦", C: "♣" }[code.slice(-1)];
     return code.slice(0, -1).replace("T", "10") + suit;
   }
-  function showError(data) {
-    const box = $("error");
-    box.hidden = !data;
-    if (data) box.textContent = (data.field ? data.field + ": " : "") + (data.error || JSON.stringify(data)) + (data.rule ? ` [${data.rule}]` : "");
-  }
+  // The refusal in words (no rule id, field path or raw JSON on screen: kit.js).
+  const showError = (data) => window.TabletKit.showErrorIn($("error"), data);
   const request = window.TabletKit.request;
   async function command(url, body) {
     if (busy) return null;
     busy = true;
+    // One command at a time: the game's buttons are disabled until it is answered (a tap meanwhile would
+    // be dropped, and a button that does nothing looks broken); drawn again from the answer.
+    for (const b of document.querySelectorAll("#rummy-actions button, #rummy-hand button")) b.disabled = true;
     showError(null);
     const key = window.TabletKit.newKey();
     localStorage.setItem(PENDING, JSON.stringify({ url, body, key }));
@@ -64,6 +64,7 @@
       return r.data;
     } finally {
       busy = false;
+      if (game) render(); // a refusal whose reload failed still gets its buttons back
     }
   }
   const resendPending = () => window.TabletKit.resendPending(PENDING, showError);
@@ -149,7 +150,8 @@
     $("rummy-hand").replaceChildren(counts, ...(who ? [el("h4", {}, `${who}'s hand (${game.hand_points[who]} points) `,
       el("button", { class: "btn ghost", type: "button", id: "rummy-hide", text: "Hide the cards",
         onclick: () => { revealed = null; selected = []; render(); } })),
-      ...hand.map((c, i) => el("button", { class: "playing-card toggle" + (selected.includes(i) ? " on" : "") + (/[HD]$/.test(c) ? " red" : ""),
+      ...hand.map((c, i) => el("button", { class: "playing-card toggle" + (selected.includes(i) ? " on" : "") + (/[HD]$/.test(c) ? " red" : "") +
+        (c.startsWith("JK") ? " joker" : ""),
         type: "button", "data-hand-card": c, "data-hand-index": i, text: pretty(c),
         onclick: () => { selected = selected.includes(i) ? selected.filter((x) => x !== i) : [...selected, i]; scanned = null; render(); } }))] : []));
     $("rummy-scan-label").hidden = !n.allowed.includes("lay_down");
@@ -180,7 +182,7 @@
     const box = $("rummy-scan-result");
     box.hidden = false;
     if (!r.ok) {
-      box.textContent = `Scan not read (${r.data.error}): tap the cards in the hand instead`;
+      box.textContent = `Scan not read: ${window.TabletKit.errorText(r.data)} Tap the cards in the hand instead.`;
       return;
     }
     const codes = r.data.cards.map((c) => c.code);
@@ -216,7 +218,7 @@
     if (cards.laid.length) body.cards = cards.laid;
     const r = await request("POST", `/api/tables/${TABLE}/rummy/check/`, body);
     const d = r.data;
-    $("rummy-result").textContent = !r.ok ? `${d.field || ""}: ${d.error}` :
+    $("rummy-result").textContent = !r.ok ? window.TabletKit.errorText(d) :
       `Deal ${d.deal} (${d.contract.join(" + ")}): ` + (d.met === null ? "no contract laid down" : d.met ? `contract met — ${d.message}` :
         `contract NOT met: ${d.message}`) + `. Hand: ${d.hand_detail}`;
   }

@@ -32,6 +32,7 @@
   let heldBefore = null; // who held the table when this page last looked (a hand-over is told to the dealer)
   const seatsPaid = new Set(); // seats the dealer ticked as paid (a checklist; the payment is sent at Confirm paid)
   let bjGame = null; // Bluffjack: the game playing at this table (stacks carried from hand to hand)
+  let bjLast = null; // Bluffjack: the table's latest game, playing or not (a hand that ended it says who won)
   let fix = { seq: null, rank: null, code: null, reason: null, before: null }; // pit-boss card correction
   const bets = {}; // seat -> {main, pp, t3, behind, doubleAlong, followSplit} in cents
 
@@ -169,10 +170,12 @@
     const t = await request("GET", `/api/tables/${TABLE}/`);
     if (!t.ok) return showError(t.data);
     let game = bjGame;
+    let last = bjLast;
     let next = round;
     if (POT) {
       const g = await request("GET", `/api/tables/${TABLE}/bluffjack/games/`);
       game = g.ok && g.data.length && g.data[0].state === "playing" ? g.data[0] : null;
+      last = g.ok && g.data.length ? g.data[0] : null;
     }
     if (t.data.round) {
       const r = await request("GET", `/api/rounds/${t.data.round}/`);
@@ -187,6 +190,7 @@
     if (answered !== start || mine !== polls) return;
     table = t.data;
     bjGame = game;
+    bjLast = last;
     round = next;
     render();
   }
@@ -222,6 +226,7 @@
     const mine = table.dealer === USER;
     $("btn-take").hidden = mine || !(DEALS || PIT) || (table.dealer !== null && !PIT);
     if (window.TabletPush) window.TabletPush.follow(mine || PIT); // the table's stream: its dealer, pit bosses
+    if (window.TabletPlayers) window.TabletPlayers.follow(mine || PIT); // the rated players: the same people
     $("btn-take").textContent = table.dealer ? `Take over from ${table.dealer}` : "Take this table";
     $("btn-handover").hidden = !PIT;
     // Who holds the table, when it is not this user: a dealer relieved by a pit boss sees it at once.
@@ -275,7 +280,8 @@
     return el("div", { class: "chip-row" + (problem ? " over" : "") },
       el("span", { class: "label", text: label },
         lim ? el("small", { class: "limit", text: `${money(lim[0])} – ${money(lim[1])}` }) : null),
-      el("span", { class: "amount", "data-amount": `${seat}-${field}`, text: money(b[field] || 0) }),
+      // A pot game's stack is whole chips ("10"), not money ("10.00").
+      el("span", { class: "amount", "data-amount": `${seat}-${field}`, text: POT ? String(Math.round((b[field] || 0) / 100)) : money(b[field] || 0) }),
       ...[...new Set(values)].map((v) => el("button", {
         class: "chip", type: "button", text: "+" + money(v).replace(/\.00$/, ""), "data-chip": `${seat}-${field}-${v}`,
         onclick: () => { b[field] = (b[field] || 0) + v; renderNewRound(); },
@@ -375,7 +381,7 @@
     }
     const red = /[HD]$/.test(c.code);
     const title = c.source === "scan" ? `scanned, ${Math.round(100 * (c.confidence || 0))}%` : "entered";
-    return el("span", { class: "playing-card" + (red ? " red" : "") + (c.corrected_from ? " corrected" : ""),
+    return el("span", { class: "playing-card" + (red ? " red" : "") + (c.code === "JK" ? " joker" : "") + (c.corrected_from ? " corrected" : ""),
       title: title + (c.corrected_from ? `, corrected from ${c.corrected_from}` : ""), "data-code": c.code },
       pretty(c.code),
       c.image ? el("img", { src: c.image, alt: "", class: "thumb" }) : null);
@@ -385,19 +391,16 @@
     return String(text || "").replace(/\b([2-9TJQKA])([SHDC])\b/g, (m) => pretty(m)).replace(/\bJK\b/g, "Joker");
   }
   function pretty(code) {
-    if (code === "JK") return "🃏";
+    if (code === "JK") return "Joker"; // in words: an emoji joker is a blank box or a speck on many tablets
     const suit = { S: "♠", H: "♥", D: "♦", C: "♣" }[code.slice(-1)];
     return code.slice(0, -1).replace("T", "10") + suit;
   }
 
   function renderRound() {
     const r = round;
-    // An unsure scan belongs to its round while it is in play: a round cancelled, paused or replaced by
-    // the next one leaves no stale guesses behind (picking one would name a scan of another round).
-    if (pendingScan && (pendingScan.round.id !== r.id || r.state !== "in_play")) {
-      pendingScan = null;
-      $("scan-confirm").hidden = true;
-    }
+    // An unsure scan belongs to its round while it is in play, as the server says (pending_scan): a round
+    // cancelled, paused or replaced by the next one leaves no stale guesses behind.
+    syncUnsure(r);
     $("round-title").textContent = `Round ${r.number}`;
     $("round-state").textContent = r.state_label;
     $("round-state").dataset.state = r.state;
@@ -573,7 +576,11 @@
       const seats = [...owed, ...Object.keys(refunds).filter((s) => !r.due[s] || !Object.keys(r.due[s]).length)
         .map((s) => [s, {}])].sort(([a], [b]) => Number(a) - Number(b));
       const anyRefund = Object.keys(refunds).length > 0;
-      pay.append(el("h3", { text: owed.length ? "Pay the players (winnings; the stakes of winning bets stay with the player)" +
+      // A pot game: the stakes are in the pot, not with the players; the winner takes the pot's chips.
+      const potView = POT && r.view && r.view.kind === "pot" ? r.view : null;
+      pay.append(el("h3", { text: potView ? (owed.length ? "Push the pot: each winner takes back the chips they put in, " +
+        "and their winnings" : "Nothing to pay from the pot.") :
+        owed.length ? "Pay the players (winnings; the stakes of winning bets stay with the player)" +
         (anyRefund ? " and hand back half the stake of each surrendered hand" : "") :
         seats.length ? "Hand back the surrender refunds (half the stake); the house collects the other bets." :
         "Nothing to pay: the house collects every bet." }));
@@ -601,7 +608,9 @@
           el("span", { class: "due", text: money(amount) }),
           el("span", { class: "refund-note", text: "refund" })));
         const done = seatsPaid.has(seat);
-        const what = total && back ? `pay ${money(total)} and hand back ${money(back)}` : total ? `pay ${money(total)}` :
+        const inPot = potView ? Number((potView.seats.find((x) => String(x.seat) === String(seat)) || {}).in_pot || 0) : 0;
+        const what = potView ? `takes ${inPot + total / 100} chips from the pot (wins ${money(total)})` :
+          total && back ? `pay ${money(total)} and hand back ${money(back)}` : total ? `pay ${money(total)}` :
           `hand back ${money(back)}`;
         grid.append(el("div", { class: "pay-seat" + (done ? " done" : ""), "data-pay-seat": seat },
           el("h4", { text: `Seat ${seat}: ${what}` }),
@@ -624,6 +633,11 @@
       pay.append(el("p", { class: "flag ok", id: "closed-flag", text: closedWords(r) }), bjGameBox());
     } else if (r.state === "closed") {
       pay.append(el("p", { class: "flag ok", id: "closed-flag", text: closedWords(r) }));
+      // The hand that ended a Bluffjack game: who won it, before the next game's stacks are entered.
+      const over = POT && bjLast && bjLast.state !== "playing" && bjLast.hands.some((h) => h.id === r.id) ? bjLast : null;
+      if (over) pay.append(el("p", { class: "flag ok", id: "game-over", text: over.winner ?
+        `Game ${over.number} over: ${over.winner} holds every chip (${over.stacks[over.winner]} chips)` :
+        `Game ${over.number} ${over.state_label}` }));
       pay.append(el("button", { class: "btn primary big", id: "btn-next", text: "Next round", onclick: () => { round = null; payCents = {}; seatsPaid.clear(); refresh(); } }));
     }
     const mm = $("mismatch");
@@ -847,25 +861,34 @@
     $("scan-input").value = "";
     if (!r) return;
     round = r.round;
-    const box = $("scan-confirm");
-    if (r.needs_confirmation) {
-      pendingScan = r;
-      box.hidden = false;
-      // The reader's best guesses (valid cards the shoe can still deal), each a card face with its
-      // confidence: one tap confirms it; otherwise the picker below.
-      const guesses = r.guesses || r.candidates.filter((c) => /^([2-9TJQKA][SHDC]|JK)$/.test(c.code));
-      box.replaceChildren(el("p", { text: guesses.length ? "Unsure read: tap the card it is, or pick it below" :
-        "No card recognised: pick it below" }),
-        ...guesses.map((c) => el("button", { class: "guess" + (/[HD]$/.test(c.code) ? " red" : ""), type: "button",
-          "data-confirm": c.code, "aria-label": `confirm ${pretty(c.code)}`, onclick: () => sendCard(c.code) },
-          el("span", { class: "face" + (c.code === "JK" ? " joker" : ""), text: c.code === "JK" ? "Joker" : pretty(c.code) }),
-          el("span", { class: "conf", text: `${Math.round(100 * c.confidence)}%` }))));
-    } else {
-      box.hidden = true;
+    if (!r.needs_confirmation) {
       toast("Read " + r.recorded.map(pretty).join(" ") + " (" +
         r.candidates.map((c) => Math.round(100 * c.confidence) + "%").join(", ") + ")");
     }
-    render();
+    render(); // an unsure read is the round's pending_scan: renderRound asks the dealer
+  }
+  // The unsure scan the round waits on is part of the round (the server's pending_scan): a reload or
+  // another tablet asks the dealer again; a card picked then still names the scan.
+  function syncUnsure(r) {
+    const p = r.state === "in_play" ? r.pending_scan : null;
+    const box = $("scan-confirm");
+    if (!p) {
+      pendingScan = null;
+      box.hidden = true;
+      return;
+    }
+    if (pendingScan && pendingScan.scan === p.scan && !box.hidden) return;
+    pendingScan = { round: r, scan: p.scan };
+    box.hidden = false;
+    // The reader's best guesses (valid cards the shoe can still deal), each a card face with its
+    // confidence: one tap confirms it; otherwise the picker below.
+    const guesses = p.guesses || p.candidates.filter((c) => /^([2-9TJQKA][SHDC]|JK)$/.test(c.code));
+    box.replaceChildren(el("p", { text: guesses.length ? "Unsure read: tap the card it is, or pick it below" :
+      "No card recognised: pick it below" }),
+      ...guesses.map((c) => el("button", { class: "guess" + (/[HD]$/.test(c.code) ? " red" : ""), type: "button",
+        "data-confirm": c.code, "aria-label": `confirm ${pretty(c.code)}`, onclick: () => sendCard(c.code) },
+        el("span", { class: "face" + (c.code === "JK" ? " joker" : ""), text: c.code === "JK" ? "Joker" : pretty(c.code) }),
+        el("span", { class: "conf", text: `${Math.round(100 * c.confidence)}%` }))));
   }
   // ---- the camera: a live preview; capture on tap, or by itself when a card is held still ----------
   const CAMERA = "tablet-camera"; // remembered on this tablet: the camera comes back after a reload
@@ -965,7 +988,7 @@
     const r = await request("GET", `/api/tables/${TABLE}/recall/`);
     if (!r.ok) return showError(r.data);
     $("recall-list").replaceChildren(...r.data.map((x) => el("div", { class: "recall" },
-      el("h4", { text: `Round ${x.number} · ${x.state_label} · ${x.opened_at.slice(0, 16).replace("T", " ")}` }),
+      el("h4", { "data-recall-round": x.number, text: `Round ${x.number} · ${x.state_label} · ${when(x.opened_at)}` }),
       el("div", {}, ...x.cards.map(cardChip)),
       el("div", { text: x.decisions.map((d) => `${placeWords(d.actor)} ${d.action}`).join(", ") }),
       el("div", { text: x.settlement.map((l) => `seat ${l.seat} ${l.bet} ${l.result} ${l.net}`).join("; ") }),
@@ -977,6 +1000,15 @@
       PIT && ["settled", "mismatch", "closed"].includes(x.state) ? el("button", { class: "btn", type: "button",
         "data-recall-correct": x.id, text: "Correct a card", onclick: () => loadRound(x.id) }) : null)));
     $("recall-dialog").showModal();
+    $("recall-dialog").scrollTop = 0; // the newest round first in sight (showModal focused Close, at the bottom)
+  }
+  // When a round opened, on this tablet's clock ("14:05" today, "Tue 25 Nov 14:05" before): not the
+  // server's ISO time in UTC.
+  function when(iso) {
+    const d = new Date(iso);
+    const hm = d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hour12: false });
+    return d.toDateString() === new Date().toDateString() ? hm :
+      d.toLocaleDateString([], { weekday: "short", day: "numeric", month: "short" }) + " " + hm;
   }
 
   app.addEventListener("click", (ev) => {

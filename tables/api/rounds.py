@@ -69,6 +69,9 @@ class RoundSerializer(serializers.Serializer):
     view = serializers.DictField(allow_null=True, required=False,
                                  help_text="the hands as the tablet draws them: dealer and seats, split hands "
                                            "labelled, totals in words, the hole card face down until the dealer plays")
+    pending_scan = serializers.DictField(allow_null=True, required=False,
+                                         help_text="the unsure scan the round waits on (the dealer confirms or picks "
+                                                   "its card): scan, image, candidates, guesses; null otherwise")
     rejections = serializers.ListField(child=serializers.DictField(), required=False,
                                        help_text="a pit boss's rejections of the payment: by, reason, at, version, "
                                                  "current (true until the dealer records a new payment)")

@@ -34,6 +34,17 @@ def _either(words: list[str]) -> str:
     return ", ".join(words[:-1]) + " or " + words[-1]
 
 
+def place_words(key: str | None) -> str:
+    """Where a card went or who acted, for the floor's pages: ``seat:3/hand:1`` → ``seat 3, hand 2`` (hands and
+    bets behind counted from 1, as the tablet says them); ``dealer`` → ``the dealer``; a player by name."""
+    if not key:
+        return "—"
+    if key == "dealer":
+        return "the dealer"
+    label = actor_label(key)
+    return "seat" + label[4:] if label.startswith("Seat ") and key.startswith("seat:") else label
+
+
 def actor_label(actor: str | None, setup: dict[str, Any] | None = None, game: str = "") -> str:
     """``seat:3/hand:1`` → ``Seat 3, hand 2``; ``seat:3/behind:0`` → ``Seat 3, bet behind 1``;
     ``player:Seat 2`` → ``Seat 2``; ``dealer`` → ``Dealer``; Finnish 27's ``player`` → ``Seat N``."""

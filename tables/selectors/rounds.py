@@ -10,7 +10,7 @@ from django.db.models import Prefetch, QuerySet
 from django.urls import reverse
 
 from tables.access import check_can_read
-from tables.engine import live
+from tables.engine import live, witness
 from tables.engine.cards import parse_card
 from tables.engine.money import fmt
 from tables.engine.shoe import Shoe as EngineShoe
@@ -102,6 +102,33 @@ def scan_image_url(scan_id: int) -> str:
     return reverse("api-scan-image", args=[scan_id])
 
 
+def scan_guesses(found: list[dict[str, Any]], shoe: EngineShoe | None, limit: int = 4) -> list[dict[str, Any]]:
+    """The reader's best guesses for an unsure scan: cards the shoe can still deal, best first, with the
+    belief once weighed by the shoe (``tables.engine.witness``; a read code counts as a guess, an
+    "unknown" one brings its guesses)."""
+    candidates = [(str(g.get("code", "")), float(g.get("confidence", 0.0)))
+                  for c in found for g in [c, *(c.get("guesses") or [])]]  # fmt: skip
+    possible = [w for w in witness.weigh(candidates, shoe) if shoe is None or shoe.remaining()[w.card] > 0]
+    return [{"code": w.card.code, "confidence": round(w.weighed, 4)} for w in possible[:limit]]
+
+
+def pending_scan(rnd: Round) -> dict[str, Any] | None:
+    """The unsure scan the round waits on: the dealer was asked to confirm or pick its card and nothing
+    happened at the round since (its last audited write is that scan, which recorded no card).  Part of
+    the round, so a reload or another tablet asks again: ``{"scan", "image", "candidates", "guesses"}``."""
+    if rnd.state != RoundState.IN_PLAY:
+        return None
+    last = AuditEvent.objects.filter(round=rnd).order_by("-pk").only("action", "payload").first()
+    if last is None or last.action not in ("round.scan", "round.shoe_feed") or last.payload.get("recorded"):
+        return None
+    scan = rnd.scans.filter(sha256=last.payload.get("sha256")).order_by("-pk").first()
+    if scan is None:
+        return None
+    found = list(scan.recognised or [])
+    return {"scan": scan.pk, "image": scan_image_url(scan.pk), "candidates": found,
+            "guesses": scan_guesses(found, engine_shoe(rnd.shoe) if rnd.shoe is not None else None)}
+
+
 def scan_get(*, user: Any, pk: int) -> Scan:
     """A scan whose image the user may see: whoever may read its round (``round_get``)."""
     scan = Scan.objects.get(pk=pk)
@@ -136,6 +163,7 @@ def round_document(rnd: Round) -> dict[str, Any]:
     approvals = list(rnd.approvals.select_related("approved_by").order_by("approved_at"))
     doc = _document(rnd, cards, decisions, lines, payments, approvals)
     doc["rejections"] = round_rejections(rnd)
+    doc["pending_scan"] = pending_scan(rnd)
     _add_view(rnd, doc, cards, decisions)
     return doc
 

@@ -14,17 +14,28 @@ from tables.days import day_text, parse_day
 from tables.engine.games import game as game_spec
 from tables.models import AuditEvent, Round, RoundState, Scan
 from tables.selectors.floor_live import Scope
+from tables.selectors.round_view import place_words
 
 ROLE_WORDS = {"dealer": "the dealer", "player": "the player"}
 
 
 def _who(to: str | None) -> str:
-    """``seat:3/hand:2`` → ``seat 3, hand 2``; ``dealer`` → ``the dealer``."""
-    if not to:
-        return "—"
+    """``seat:3/hand:1`` → ``seat 3, hand 2`` (counted from 1, as the tablet says it); ``dealer`` → ``the dealer``."""
     if to in ROLE_WORDS:
         return ROLE_WORDS[to]
-    return ", ".join(part.replace(":", " ") for part in to.split("/"))
+    return place_words(to)
+
+
+def _reads(found: Any) -> str:
+    """What the reader found on a scan: ``8S (100%), 7D (42%)`` (not the reader's raw dictionaries)."""
+    parts = []
+    for x in found or []:
+        if isinstance(x, dict):
+            conf = x.get("confidence")
+            parts.append(f"{x.get('code', '?')}" + (f" ({round(100 * float(conf))}%)" if isinstance(conf, int | float) else ""))
+        else:
+            parts.append(str(x))
+    return ", ".join(parts) or "nothing"
 
 
 def _money_map(m: Any) -> str:
@@ -59,8 +70,9 @@ def event_sentence(action: str, p: dict[str, Any]) -> str:
         how = " from a scan" if p.get("scan") else " by code"
         return f"dealt {p.get('code')} to {_who(p.get('to'))}{how}"
     if action == "round.scan":
-        rec = ", ".join(p.get("recorded") or []) or "no card recorded"
-        return f"scanned an image: read {', '.join(str(x) for x in (p.get('recognised') or [])) or 'nothing'}; recorded {rec}"
+        rec = ", ".join(p.get("recorded") or [])
+        return f"scanned an image: read {_reads(p.get('recognised'))}; " + (f"recorded {rec}" if rec else
+                                                                          "no card recorded (the dealer was asked)")
     if action == "round.decision":
         amount = f" {p['amount']}" if p.get("amount") else ""
         card = f" (card {p['card']})" if p.get("card") else ""

@@ -23,7 +23,7 @@ from tables.models import (
     RoundState,
     Scan,
 )
-from tables.selectors.rounds import engine_shoe
+from tables.selectors.rounds import engine_shoe, scan_guesses
 from tables.selectors.rounds import round_state as _replay
 from tables.services.common import (
     _bump,
@@ -50,17 +50,6 @@ class ScanResult:
     needs_confirmation: bool
     candidates: list[dict[str, Any]]
     guesses: list[dict[str, Any]] = field(default_factory=list)
-
-
-def scan_guesses(found: list[dict[str, Any]], shoe: EngineShoe | None, limit: int = 4) -> list[dict[str, Any]]:
-    """The reader's best guesses for an unsure scan: cards the shoe can still deal, best first, with the
-    belief once weighed by the shoe (``tables.engine.witness``; a read code counts as a guess, an
-    "unknown" one brings its guesses)."""
-    candidates = [(str(g.get("code", "")), float(g.get("confidence", 0.0)))
-                  for c in found for g in [c, *(c.get("guesses") or [])]]  # fmt: skip
-    possible = [w for w in witness.weigh(candidates, shoe) if shoe is None or shoe.remaining()[w.card] > 0]
-    return [{"code": w.card.code, "confidence": round(w.weighed, 4)} for w in possible[:limit]]
-
 
 
 def decode_image(data: bytes) -> Any:

@@ -12,6 +12,7 @@ from django.utils.dateparse import parse_datetime
 
 from tables.days import day_text
 from tables.selectors.floor_live import rule_words as _rule_words
+from tables.selectors.round_view import place_words
 
 register = template.Library()
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -54,17 +55,20 @@ def day(value: object) -> str:
 
 @register.filter
 def amounts(value: object) -> str:
-    """``{"1": {"main": "20.00"}}`` → ``seat 1: main 20.00``; nothing → ``—``."""
+    """``{"1": {"main": "20.00"}}`` → ``seat 1: main 20.00``; nothing → ``—``.  A seat with nothing due (the
+    round document keeps it as ``{}``) is left out, not written ``seat 1: ;``."""
     if not isinstance(value, dict) or not value:
         return "—"
     parts: list[str] = []
     for seat, bets in sorted(value.items(), key=lambda kv: str(kv[0])):
         if isinstance(bets, dict):
+            if not bets:
+                continue
             inner = ", ".join(f"{bet} {amount}" for bet, amount in bets.items())
             parts.append(f"seat {seat}: {inner}")
         else:
             parts.append(f"seat {seat}: {bets}")
-    return "; ".join(parts)
+    return "; ".join(parts) or "—"
 
 
 @register.filter
@@ -74,8 +78,5 @@ def rule_words(rule: Any) -> str:
 
 @register.filter
 def who(target: object) -> str:
-    """``seat:3/hand:2`` → ``seat 3, hand 2``; ``dealer`` → ``the dealer``."""
-    text = str(target or "")
-    if text in ("dealer", ""):
-        return "the dealer" if text else "—"
-    return ", ".join(part.replace(":", " ") for part in text.split("/"))
+    """``seat:3/hand:1`` → ``seat 3, hand 2`` (counted from 1, as the tablet says it); ``dealer`` → ``the dealer``."""
+    return place_words(str(target or ""))

@@ -823,7 +823,7 @@ def next_step(state: BluffjackState) -> Prompt:
         return Prompt("draw", who, "decision", ("hit", "stand"),
                       reason=f"{p.name} holds {describe_hand(p.cards, state.rules)}: hit or stand", extra=extra)
     if state.phase == "draw" and state.draw_step == "card":
-        return Prompt("draw", who, "card", reason=f"deal {p.name} the card he asked for", extra=extra)
+        return Prompt("draw", who, "card", reason=f"deal {p.name} the card they asked for", extra=extra)
     owed = state.to_call(seat)
     extra |= {"to_call": owed, "stack": p.stack, "minimum_raise": state.rules.minimum_raise}
     if state.forced_raise_due:

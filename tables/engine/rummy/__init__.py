@@ -395,7 +395,8 @@ def _partition(tokens: Sequence[Any], contract: Sequence[str], rules: ContractRu
     found = _partition_rec(cards, list(need), rules, [])
     if found is None:
         raise RuleViolation("rummy.contract-melds",
-                            f"these {len(cards)} cards cannot be split into exactly {_plural(contract)}"
+                            (f"these {len(cards)} cards" if len(cards) != 1 else "one card")
+                            + f" cannot be split into exactly {_plural(contract)}"
                             + (" (sequences of one suit must be separated by a card)" if contract.count("sequence") > 1 else ""))
     return found
 

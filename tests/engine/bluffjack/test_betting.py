@@ -131,3 +131,12 @@ def test_ante_all_in_player_left_of_dealer_has_no_forced_raise():
     s = play(table(stacks={"ann": 100, "bob": 1, "cy": 100}), DEAL)
     prompt = bj.next_step(s)
     assert prompt.actor == "player:cy" and prompt.forced is None
+
+
+def test_the_card_a_player_asked_for_is_prompted_without_a_pronoun():
+    s = play(table(), DEAL, "bob raise 1; cy call; ann call")
+    prompt = bj.next_step(s)
+    assert prompt.needs == "decision" and prompt.allowed == ("hit", "stand"), prompt
+    who = prompt.actor.split(":", 1)[1]
+    bj.hit(s, who)
+    assert bj.next_step(s).reason == f"deal {who} the card they asked for"

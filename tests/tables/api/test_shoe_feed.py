@@ -48,6 +48,20 @@ def test_a_device_image_lands_in_the_round_in_play_as_the_dealers_next_card(bj_t
     assert [c["code"] for c in ok(dealer_api.get(f"/api/rounds/{rid}/"))["cards"]] == ["8S"]
 
 
+def test_an_unsure_device_image_waits_in_the_round_document_until_the_dealer_picks_its_card(
+        bj_table, dealer_api, device_key):
+    rid = open_round(dealer_api, bj_table)["id"]
+    body = ok(feed(bj_table, card_image("8S", confidence=50), device_key))
+    assert body["needs_confirmation"] and body["recorded"] == []
+    scan = Scan.objects.get(round_id=rid)
+    # The tablet polling the round learns that the dealer is asked (not only the device that sent it).
+    pending = ok(dealer_api.get(f"/api/rounds/{rid}/"))["pending_scan"]
+    assert pending["scan"] == scan.pk and pending["guesses"][0]["code"] == "8S", pending
+    doc = ok(dealer_api.post(f"/api/rounds/{rid}/cards/", {"code": "8S", "scan": scan.pk}, format="json"))
+    assert doc["pending_scan"] is None
+    assert RoundCard.objects.get(round_id=rid).scan_id == scan.pk
+
+
 def test_a_resent_image_with_the_same_idempotency_key_counts_once(bj_table, dealer_api, device_key):
     rid = open_round(dealer_api, bj_table)["id"]
     a = feed(bj_table, card_image("8S"), device_key, HTTP_IDEMPOTENCY_KEY="img-1")

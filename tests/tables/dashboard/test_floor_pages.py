@@ -154,3 +154,25 @@ def test_sign_out_returns_to_the_landing_page(pit_boss):
 def test_under_wsgi_the_stream_answers_at_once_so_the_page_polls(pit_boss, demo_casino):
     response = client_for(pit_boss).get("/api/events/floor/")  # the test client is WSGI
     assert response.status_code == 501 and "poll" in response.json()["error"]
+
+
+def test_a_split_round_page_counts_hands_and_bets_behind_from_one_as_the_tablet_does(demo_casino, dealer, pit_boss):
+    ub = demo_casino.tables["unlimited-blackjack"]
+    services.table_open(table=ub, actor=dealer)
+    services.shoe_shuffle(table=ub, actor=dealer, reason="new shoe")
+    rnd = services.round_open(table=ub, actor=dealer, seats=[
+        {"seat": 1, "wagers": {"main": "10.00"}, "behind": [{"wagers": {"main": "5.00"}}]}])
+    for code in ["8S", "6H", "8H", "TC"]:  # seat 1: 8, 8 against the dealer's 6 (hole 10)
+        services.round_add_card(round=rnd, code=code, actor=dealer)
+    services.round_decide(round=rnd, action="split", actor=dealer)
+    services.round_add_card(round=rnd, code="3D", actor=dealer)  # hand 1: 11
+    services.round_decide(round=rnd, action="stand", actor=dealer)
+    services.round_add_card(round=rnd, code="9C", actor=dealer)  # hand 2: 17
+    services.round_decide(round=rnd, action="stand", actor=dealer)
+    services.round_add_card(round=rnd, code="9S", actor=dealer)  # the dealer's 16 busts
+    services.round_settle(round=rnd, actor=dealer)
+    page = client_for(pit_boss).get(f"/dashboard/rounds/{rnd.pk}/").content.decode()
+    assert "to seat 1, hand 1" in page and "to seat 1, hand 2" in page and "hand 0" not in page
+    assert "seat 1, hand 2: stand" in page
+    assert "<td>1, hand 1</td>" in page and "<td>1, hand 2</td>" in page
+    assert "<td>1, hand 1, behind 1</td>" in page and "behind 0" not in page

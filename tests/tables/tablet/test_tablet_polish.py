@@ -102,3 +102,28 @@ def test_a_surrender_refund_is_in_the_pay_panel_and_the_tick_count_reads_natural
     page.click("#btn-settle")
     page.wait_for_selector("#btn-paid")
     assert page.inner_text("#btn-paid") == "Confirm paid (1 seat, not ticked yet)"
+
+
+def test_the_last_rounds_open_at_the_newest_round_with_its_time_on_the_tablets_clock(browser, live_server, demo_casino,
+                                                                                     dealer):
+    """Ten rounds do not fit the dialog: it opens at the newest (not scrolled to the oldest at the bottom,
+    where the focused Close button is), and says when each opened in the tablet's time, not ISO UTC."""
+    table = demo_casino.tables["unlimited-blackjack"]
+    services.table_open(table=table, actor=dealer)
+    services.shoe_shuffle(table=table, actor=dealer)
+    for i in range(10):
+        rnd = services.round_open(table=table, actor=dealer, seats=[{"seat": 1, "wagers": {"main": "5.00"}}])
+        for code in [f"{'23456789TJ'[i]}{suit}" for suit in "SHDC"]:
+            services.round_add_card(round=rnd, code=code, actor=dealer)
+        services.round_cancel(round=rnd, reason="card exposed by mistake", actor=dealer)
+    page = sign_in(browser, live_server, dealer)
+    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    page.click("#btn-recall")
+    page.wait_for_selector("#recall-dialog[open]")
+    newest = page.locator("#recall-list h4").first
+    assert newest.get_attribute("data-recall-round") == str(rnd.number)
+    assert page.evaluate("document.getElementById('recall-dialog').scrollHeight > innerHeight")  # it does scroll
+    box = newest.bounding_box()
+    assert box is not None and 0 <= box["y"] < 800, box  # in sight
+    text = newest.inner_text()
+    assert "T" not in text.split("·")[-1] and "+00:00" not in text, text

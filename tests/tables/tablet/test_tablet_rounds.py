@@ -344,6 +344,62 @@ def test_contract_rummy_a_deal_played_on_the_tablet_and_the_score_sheet_across_a
     assert "deal 1 of 7" in page.inner_text("#rummy-title") and "Player 1 deals" in page.inner_text("#rummy-title")
 
 
+def test_an_unsure_scan_is_asked_again_after_a_reload_and_the_card_picked_keeps_the_scan(
+    browser, live_server, demo_casino, dealer, monkeypatch, tmp_path
+):
+    """The tablet reloads while the dealer is asked about an unsure read: the question comes back with
+    the round (the server's pending_scan), and the card confirmed then is recorded with that scan."""
+    from tables import services
+
+    monkeypatch.setattr(services.scans, "recognise", fake_recognise)
+    table = demo_casino.tables["finnish-27"]
+    page = open_finnish_round(browser, live_server, table, dealer)
+    scan(page, tmp_path, "7C", confidence=60)
+    page.wait_for_selector("[data-confirm='7C']")
+    page.reload()
+    page.wait_for_selector("[data-confirm='7C']")
+    assert "Unsure read" in page.inner_text("#scan-confirm")
+    page.click("[data-confirm='7C']")
+    page.wait_for_selector(".hands .playing-card[data-code='7C']")
+    assert page.is_hidden("#scan-confirm")
+    card = RoundCard.objects.get(round__table=table, code="7C")
+    assert card.scan_id == Scan.objects.get(round=card.round).pk
+    page.reload()  # answered: nothing waits any more
+    needs(page, "card")
+    page.wait_for_selector(".hands .playing-card[data-code='7C']")
+    assert page.is_hidden("#scan-confirm")
+
+
+def test_contract_rummy_a_refused_lay_down_is_told_in_words_without_the_rule_id(browser, live_server, demo_casino, dealer):
+    """The dealer lays down cards that do not make the contract: the refusal is a sentence; the rule id
+    and the field path are kept for support (data attributes), not printed in the text."""
+    table = demo_casino.tables["contract-rummy"]
+    page = sign_in(browser, live_server, dealer)
+    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    page.click("#btn-take")
+    page.wait_for_selector("#btn-take", state="hidden")
+    page.click("[data-rummy-count='3']")
+    page.click("#rummy-start")
+    page.click("[data-rummy-action='start_deal']")
+    page.click("[data-rummy-action='take_discard']")
+    page.click("#rummy-reveal")
+    page.click("[data-hand-index='0']")
+    page.click("[data-rummy-action='lay_down']")
+    page.wait_for_selector("#error:not([hidden])")
+    text = page.inner_text("#error")
+    assert text.startswith("One card cannot be split into exactly two sets"), text
+    assert "[" not in text and "rummy." not in text and text.endswith("."), text
+    assert page.get_attribute("#error", "data-rule").startswith("rummy."), page.get_attribute("#error", "data-rule")
+    # While a command is on its way the game's buttons are disabled (a tap would be dropped), then back.
+    import time
+
+    page.route("**/actions/", lambda route: (time.sleep(1.5), route.continue_()))
+    page.click("[data-rummy-action='discard']")
+    assert page.locator("[data-rummy-action]:enabled").count() == 0
+    page.wait_for_selector("[data-rummy-action]:enabled")
+    assert page.locator("#error").is_hidden()
+
+
 def test_contract_rummy_a_contract_is_checked_without_recording_it(browser, live_server, demo_casino, dealer):
     table = demo_casino.tables["contract-rummy"]
     page = sign_in(browser, live_server, dealer)
@@ -358,6 +414,55 @@ def test_contract_rummy_a_contract_is_checked_without_recording_it(browser, live
     page.click("#rummy-check")
     page.wait_for_selector("#rummy-result:has-text('contract met')")
     assert "AS 15" in page.inner_text("#rummy-result")
+
+
+def test_a_bluffjack_stack_is_entered_in_whole_chips(browser, live_server, demo_casino, dealer):
+    table = demo_casino.tables["bluffjack"]
+    page = sign_in(browser, live_server, dealer)
+    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    page.click("#btn-take")
+    shuffle(page)
+    page.click("[data-chip='1-main-5000']")
+    page.click("[data-chip='1-main-1000']")
+    assert page.inner_text("[data-amount='1-main']") == "60"  # chips, not money ("60.00")
+    page.click("[data-dealer='1']")
+    page.click("[data-chip='2-main-1000']")
+    page.click("#btn-open")
+    needs(page, "card")
+    rnd = Round.objects.get(table=table)
+    assert {s["player"]: s["stack"] for s in rnd.setup["seats"]} == {"Seat 1": 60, "Seat 2": 10}
+
+
+def test_the_bluffjack_hand_that_ends_the_game_says_who_won_it(browser, live_server, demo_casino, dealer):
+    """Bob's forced raise puts him all in, Ann calls all in and Bob's 19 beats her 17: once the pot is
+    paid the tablet says the game is over and who holds every chip (not only "paid as due")."""
+    from tables import services
+
+    table = demo_casino.tables["bluffjack"]
+    services.table_open(table=table, actor=dealer)
+    services.shoe_shuffle(table=table, actor=dealer)
+    rnd = services.round_open(table=table, actor=dealer, seats=[
+        {"seat": 1, "player": "Ann", "stack": 2, "dealer": True}, {"seat": 2, "player": "Bob", "stack": 2}])
+    for code in ["TS", "9H", "9D", "8C"]:  # Bob 19, Ann 17
+        services.round_add_card(round=rnd, code=code, actor=dealer)
+    services.round_decide(round=rnd, action="raise", amount="1", actor=dealer)
+    services.round_decide(round=rnd, action="call", actor=dealer)
+    for _ in range(4):
+        rnd.refresh_from_db()
+        if rnd.prompt.get("needs") != "decision":
+            break
+        services.round_decide(round=rnd, action="stand", actor=dealer)
+    services.round_settle(round=rnd, actor=dealer)
+    page = sign_in(browser, live_server, dealer)
+    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    page.wait_for_selector("[data-pay-seat='2']")
+    # The stakes are in the pot: Bob takes the pot's 4 chips (his 2 back, and the 2 he won).
+    assert page.inner_text("#pay h3").startswith("Push the pot"), page.inner_text("#pay h3")
+    assert page.inner_text("[data-pay-seat='2'] h4") == "Seat 2: takes 4 chips from the pot (wins 2.00)"
+    page.click("#btn-paid")
+    page.wait_for_selector("#game-over")
+    assert page.inner_text("#game-over") == "Game 1 over: Bob holds every chip (4 chips)"
+    assert page.locator("#bj-game").count() == 0  # no next hand of a game that is over
 
 
 def test_a_pit_boss_corrects_a_card_after_settlement_and_sees_the_re_settlement(

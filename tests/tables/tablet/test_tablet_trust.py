@@ -177,6 +177,20 @@ def test_an_unsure_scan_is_confirmed_from_the_readers_guesses(
     assert card.code == "9S" and card.scan is not None and card.recognised_code == ""
 
 
+def test_a_joker_is_drawn_as_the_word_inside_its_card_and_read_out_in_words(browser, live_server, demo_casino, dealer):
+    """Finnish 27 deals Jokers: the card says "Joker" (an emoji joker is a blank box or a speck where
+    the tablet has no emoji font), and it fits its card."""
+    from tests.tables.tablet.test_tablet_rounds import open_finnish_round
+
+    page = open_finnish_round(browser, live_server, demo_casino.tables["finnish-27"], dealer)
+    page.click("[data-rank='JK']")
+    card = page.locator(".hands .playing-card[data-code='JK']")
+    card.wait_for()
+    assert card.inner_text().strip() == "Joker"
+    box = card.bounding_box()
+    assert card.evaluate("e => e.scrollWidth <= e.clientWidth"), box  # the word does not spill out of the card
+
+
 def test_errors_are_shown_in_words_and_bet_limits_are_checked_as_entered(
     browser, live_server, demo_casino, dealer
 ):
