@@ -106,3 +106,6 @@ def test_the_day_is_typed_as_the_dashboard_writes_it(auditor, played, monkeypatc
     assert answer["day_words"] == day_text(DAY) and answer["progress_url"] == f"/dashboard/reports/run/{DAY}/"
     page = client_for(auditor).get("/dashboard/reports/").content.decode()
     assert 'type="date"' not in page  # no browser date picker (11/25/2026 in an en-US browser)
+    AuditReport.objects.filter(gaming_day=DAY).update(status="done")  # the one just queued, as if written
+    listed = client_for(auditor).get("/dashboard/reports/").content.decode()
+    assert f"<td>{day_text(DAY)}</td>" in listed and f"<td>{DAY.isoformat()}</td>" not in listed
