@@ -131,6 +131,20 @@ def format_cards(cards: Iterable[Card]) -> str:
     return " ".join(c.code for c in cards)
 
 
+SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def card_face(code: object) -> str:
+    """A card code as the card prints it: ``8S`` → ``8♠``, ``TH`` → ``10♥``, ``JK`` → ``Joker``; text that
+    is not a card code is given back as it is (nothing hidden)."""
+    text = str(code or "")
+    if text == "JK":
+        return "Joker"
+    if len(text) == 2 and text[1] in SUIT_SIGNS:
+        return ("10" if text[0] == "T" else text[0]) + SUIT_SIGNS[text[1]]
+    return text
+
+
 def standard_deck(jokers: int = 0) -> list[Card]:
     """One deck: 52 cards in rank-then-suit order, plus ``jokers`` Jokers."""
     return [Card(r, s) for r in Rank for s in Suit] + [JOKER] * jokers

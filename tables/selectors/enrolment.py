@@ -8,17 +8,8 @@ from typing import Any
 from django.urls import reverse
 
 from tables.engine import enrolment as deck
-from tables.engine.cards import Card, parse_card
+from tables.engine.cards import Card, card_face, parse_card
 from tables.models import EnrolmentSession, EnrolmentStatus, Table
-
-_SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-
-
-def card_face(code: str) -> str:
-    """A card as the grid prints it: "7♥", "10♠", "Joker"."""
-    if code == "JK":
-        return "Joker"
-    return ("10" if code[0] == "T" else code[0]) + _SUIT_SIGNS[code[1]]
 
 
 def named_cards(session: EnrolmentSession) -> list[Card]:

@@ -11,6 +11,7 @@ from django.db.models import Q, QuerySet, Sum
 from django.utils import timezone
 
 from tables.days import day_text, parse_day
+from tables.engine.cards import card_face
 from tables.engine.games import game as game_spec
 from tables.models import AuditEvent, Round, RoundState, Scan
 from tables.selectors.floor_live import Scope
@@ -32,7 +33,7 @@ def _reads(found: Any) -> str:
     for x in found or []:
         if isinstance(x, dict):
             conf = x.get("confidence")
-            parts.append(f"{x.get('code', '?')}" + (f" ({round(100 * float(conf))}%)" if isinstance(conf, int | float) else ""))
+            parts.append(card_face(x.get("code", "?")) + (f" ({round(100 * float(conf))}%)" if isinstance(conf, int | float) else ""))
         else:
             parts.append(str(x))
     return ", ".join(parts) or "nothing"
@@ -68,14 +69,14 @@ def event_sentence(action: str, p: dict[str, Any]) -> str:
         return f"opened the round with {_wagers(p)}"
     if action == "round.card":
         how = " from a scan" if p.get("scan") else " by code"
-        return f"dealt {p.get('code')} to {_who(p.get('to'))}{how}"
+        return f"dealt {card_face(p.get('code'))} to {_who(p.get('to'))}{how}"
     if action == "round.scan":
-        rec = ", ".join(p.get("recorded") or [])
+        rec = ", ".join(card_face(c) for c in p.get("recorded") or [])
         return f"scanned an image: read {_reads(p.get('recognised'))}; " + (f"recorded {rec}" if rec else
                                                                           "no card recorded (the dealer was asked)")
     if action == "round.decision":
         amount = f" {p['amount']}" if p.get("amount") else ""
-        card = f" (card {p['card']})" if p.get("card") else ""
+        card = f" (card {card_face(p['card'])})" if p.get("card") else ""
         return f"{_who(p.get('who'))}: {p.get('action')}{amount}{card}"
     if action == "round.settle":
         extra = f"; needs approval: {p['approval_required']}" if p.get("approval_required") else ""
@@ -93,7 +94,8 @@ def event_sentence(action: str, p: dict[str, Any]) -> str:
     if action == "round.cancel":
         return f"cancelled the round: {p.get('reason', '')}; refunds {_money_map(p.get('refunds'))}"
     if action == "round.card.correct":
-        return f"corrected card {p.get('seq')} from {p.get('from')} to {p.get('to')}: {p.get('reason', '')}"
+        return (f"corrected card {p.get('seq')} from {card_face(p.get('from'))} to {card_face(p.get('to'))}: "
+                f"{p.get('reason', '')}")
     if action == "round.pause":
         return f"paused the round: {p.get('reason', '')}"
     if action == "round.resume":

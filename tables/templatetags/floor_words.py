@@ -11,22 +11,17 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from tables.days import day_text
+from tables.engine.cards import card_face
 from tables.selectors.floor_live import rule_words as _rule_words
 from tables.selectors.round_view import place_words
 
 register = template.Library()
-SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
 @register.filter
 def card(code: object) -> str:
-    """``8S`` → ``8♠``, ``TH`` → ``10♥``, ``JK`` → ``Joker``."""
-    text = str(code or "")
-    if text == "JK":
-        return "Joker"
-    if len(text) == 2 and text[1] in SUITS:
-        return ("10" if text[0] == "T" else text[0]) + SUITS[text[1]]
-    return text
+    """``8S`` → ``8♠``, ``TH`` → ``10♥``, ``JK`` → ``Joker`` (``tables.engine.cards.card_face``)."""
+    return card_face(code)
 
 
 @register.filter

@@ -35,8 +35,8 @@ def test_the_trail_says_what_a_scan_read_in_words_not_the_readers_dictionaries()
     text = event_sentence("round.scan", {"recognised": [
         {"code": "8S", "confidence": 0.9979, "corners": [[76.35, 66.42], [322.06, 82.53]]},
         {"code": "unknown", "confidence": 0.432, "guesses": [{"code": "JK", "confidence": 0.432}]}], "recorded": []})
-    assert text == "scanned an image: read 8S (100%), unknown (43%); no card recorded (the dealer was asked)", text
+    assert text == "scanned an image: read 8♠ (100%), unknown (43%); no card recorded (the dealer was asked)", text
     assert "{" not in text and "corners" not in text
     assert event_sentence("round.card", {"code": "3D", "to": "seat:1/hand:0", "scan": 4}) == \
-        "dealt 3D to seat 1, hand 1 from a scan"
+        "dealt 3♦ to seat 1, hand 1 from a scan"
     assert event_sentence("round.decision", {"who": "seat:1/hand:1", "action": "stand"}) == "seat 1, hand 2: stand"
