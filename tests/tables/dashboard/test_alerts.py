@@ -97,7 +97,7 @@ def test_audit_findings_are_alerts_until_acknowledged(pit_boss, demo_casino, dea
 def test_the_round_trail_shows_who_did_what(pit_boss, mismatch_round):
     page = client_for(pit_boss).get(f"/dashboard/rounds/{mismatch_round.pk}/").content.decode()
     # The trail in words: no raw dicts, no ISO timestamps.
-    for words in ("opened the round with seat 1: main 10.00", "dealt JK to the player by code",
+    for words in ("opened the round with seat 1: main 10.00", "dealt Joker to the player by code",
                   "settled: due seat 1 main 10.00", "recorded the payment: seat 1 main 5.00"):
         assert words in page
     assert "paid 5.00, due 10.00" in page

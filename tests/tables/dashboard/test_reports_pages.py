@@ -27,7 +27,7 @@ def report(demo_casino, dealer, tmp_path, settings):
 
 def test_the_reports_page_lists_the_report_with_its_files(auditor, report):
     page = client_for(auditor).get("/dashboard/reports/").content.decode()
-    assert "2026-11-20" in page
+    assert "Fri 20 Nov 2026" in page  # the gaming day in words
     for kind in ("html", "pdf", "csv"):
         assert f"/dashboard/reports/{report.pk}/{kind}/" in page
 
