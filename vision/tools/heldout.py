@@ -279,12 +279,7 @@ def enrol_deck(style: Any, seed: Sequence[int]) -> DeckProfile:
 
 def enrolled_reader(profile: DeckProfile) -> Reader:
     """The shipped perceptron reading with a deck's profile."""
-
-    def read(img: np.ndarray) -> list[dict[str, Any]]:
-        with reading_with(_shipped()):
-            return recognize(img, RecognizerConfig(corner_reader="mlp", cnn_witness="off"), profile=profile)
-
-    return read
+    return held_reader(_shipped(), "off", profile)
 
 
 def family_decks(fams: Sequence[str]) -> list[tuple[str, str, int]]:
@@ -477,13 +472,14 @@ def run(
     return result
 
 
-def held_reader(held: Mlp, witness: str) -> Reader:
-    """A fold's perceptron (with the corner CNN as a witness, or not)."""
+def held_reader(held: Mlp, witness: str, profile: DeckProfile | None = None) -> Reader:
+    """A perceptron (a fold's, or the shipped one) with the corner CNN as a witness or not, and with a
+    deck's profile or none."""
     config = RecognizerConfig(corner_reader="mlp", cnn_witness=witness)
 
     def read(img: np.ndarray) -> list[dict[str, Any]]:
         with reading_with(held):
-            return recognize(img, config, profile=None)
+            return recognize(img, config, profile=profile)
 
     return read
 
@@ -552,13 +548,7 @@ def markdown(result: dict[str, Any]) -> str:
 
 def shipped_witness_reader(witness: str) -> Reader:
     """The shipped perceptron with the corner CNN as its witness."""
-    config = RecognizerConfig(corner_reader="mlp", cnn_witness=witness)
-
-    def read(img: np.ndarray) -> list[dict[str, Any]]:
-        with reading_with(_shipped()):
-            return recognize(img, config, profile=None)
-
-    return read
+    return held_reader(_shipped(), witness)
 
 
 def run_unseen(
