@@ -25,6 +25,7 @@ from tables.selectors import accounting as sel
 from tables.services import accounting as svc
 
 PERMISSION = "tables.view_accounting"
+FIRST_DAY, LAST_DAY = date(1900, 1, 1), date(9000, 12, 31)  # the days a gaming day may be
 
 
 def _day(request: HttpRequest) -> tuple[date, str | None]:
@@ -34,6 +35,8 @@ def _day(request: HttpRequest) -> tuple[date, str | None]:
     if not raw:
         return today, None
     found = parse_day(raw, today)
+    if found is not None and not FIRST_DAY <= found <= LAST_DAY:
+        found = None  # year 1 or 9999: the day's bounds and the links beside it would overflow
     return (found, None) if found is not None else (today, f"“{raw}” is not a day such as {day_text(today)}: "
                                                            "today's gaming day is shown")
 

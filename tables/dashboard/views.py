@@ -115,6 +115,8 @@ def floor_json(request: HttpRequest) -> JsonResponse:
     if request.GET.get("tables"):
         try:
             ids = [int(x) for x in request.GET["tables"].split(",")[:500]]
+            if any(not 0 < i < 2**63 for i in ids):
+                raise ValueError("a table id out of range")  # the database's integers hold no more
         except ValueError:
             return JsonResponse({"error": "tables: comma-separated table ids", "field": "tables"}, status=400)
     # The newest audit event before the read: a tile that has drawn a pushed event newer than this keeps
@@ -213,6 +215,7 @@ def round_detail(request: HttpRequest, pk: int) -> HttpResponse:
 # Rounds search and export (surveillance)
 
 ROUNDS_PAGE = 100
+MAX_PAGE = 100_000  # a page number beyond this is read as the last one (its offset would overflow the database)
 CSV_LIMIT = 100_000
 
 
@@ -223,7 +226,7 @@ def rounds_search(request: HttpRequest) -> HttpResponse:
     q, errors = trail_sel.RoundQuery.from_params(request.GET)
     qs = trail_sel.rounds_search(_scope(request), q)
     try:
-        page = max(1, int(request.GET.get("page", "1")))
+        page = min(MAX_PAGE, max(1, int(request.GET.get("page", "1"))))
     except ValueError:
         page = 1
     found = list(qs[(page - 1) * ROUNDS_PAGE: page * ROUNDS_PAGE + 1])

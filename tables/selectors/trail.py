@@ -152,10 +152,13 @@ class RoundQuery:
             if not raw:
                 return None
             try:
-                return Decimal(raw)
+                value = Decimal(raw)
             except InvalidOperation:
+                value = None
+            if value is None or not value.is_finite():  # "NaN" and "Infinity" parse, but are no amounts
                 errors[name] = "an amount such as 100.00"
                 return None
+            return value
 
         table = None
         raw_table = (params.get("table") or "").strip()
