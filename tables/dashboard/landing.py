@@ -1,5 +1,6 @@
 """The landing page at ``/``: each role to its place (dealer → tablet, pit boss and auditor → the floor,
-games manager → the back office); a user with several places chooses; a visitor signs in first."""
+games manager → the back office, cage cashier and count team → table accounting); a user with several
+places chooses; a visitor signs in first."""
 
 from __future__ import annotations
 
@@ -10,7 +11,14 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from tables.access import AUDITOR_ROLE, DEALER_ROLE, GAMES_MANAGER_ROLE, roles_of
+from tables.access import (
+    AUDITOR_ROLE,
+    CAGE_CASHIER_ROLE,
+    COUNT_TEAM_ROLE,
+    DEALER_ROLE,
+    GAMES_MANAGER_ROLE,
+    roles_of,
+)
 
 
 def places_of(user: Any) -> list[dict[str, str]]:
@@ -22,6 +30,9 @@ def places_of(user: Any) -> list[dict[str, str]]:
         places.append({"name": "Floor", "what": "tables live, alerts, rounds, hold", "url": reverse("dashboard:floor")})
     if DEALER_ROLE in roles:
         places.append({"name": "Tablet", "what": "deal at your table", "url": reverse("tablet-home")})
+    if roles & {CAGE_CASHIER_ROLE, COUNT_TEAM_ROLE} and user.has_perm("tables.view_accounting"):
+        places.append({"name": "Accounting", "what": "slips, fills and credits, the drop",
+                       "url": reverse("dashboard:accounting")})  # fmt: skip
     if GAMES_MANAGER_ROLE in roles or user.is_superuser:
         places.append({"name": "Back office", "what": "games, rule sets, pay tables, tables",
                        "url": reverse("admin:index")})  # fmt: skip

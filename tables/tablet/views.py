@@ -29,13 +29,14 @@ LIVE_GAMES = live_games()
 
 
 class TabletLoginView(auth_views.LoginView):
-    """Sign in on the tablet."""
+    """The one sign-in page (tablet, dashboard, landing page).  Without a ``next`` it goes to the landing
+    page, which sends each role to its place (a pit boss to the floor, not to the dealer's table picker)."""
 
     template_name = "tablet/login.html"
     redirect_authenticated_user = True
 
     def get_default_redirect_url(self) -> str:
-        return str(reverse_lazy("tablet-home"))
+        return str(reverse_lazy("landing"))
 
 
 def _context(request: HttpRequest) -> dict[str, Any]:
