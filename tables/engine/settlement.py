@@ -9,6 +9,16 @@ from typing import Any
 
 from .money import ZERO, fmt
 
+# The bet kinds that are codes rather than words, as people say them (the rest — main, bonus, 21+3,
+# insurance, behind, ante — read as they are).
+BET_WORDS = {"perfect-pairs": "Perfect Pairs", "behind-insurance": "insurance behind"}
+
+
+def bet_words(kind: object) -> str:
+    """A bet kind as a pit boss reads it: ``perfect-pairs`` → ``Perfect Pairs``; any other kind as it is."""
+    text = str(kind or "")
+    return BET_WORDS.get(text, text)
+
 
 @dataclass(frozen=True, slots=True)
 class SettlementLine:

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from tables.access import is_pit_boss
 from tables.engine.money import fmt
+from tables.engine.settlement import bet_words
 from tables.models import (
     AlertDecision,
     Approval,
@@ -236,7 +237,7 @@ def open_alerts(scope: Scope, now: datetime | None = None, limit: int = 200) -> 
         if (r.pk, r.version) in decided:
             continue  # rejected at this version: back when the dealer records a new payment
         if r.state == RoundState.MISMATCH:
-            text = "; ".join(f"seat {d.get('seat')} {d.get('bet')}: paid {d.get('paid')}, due {d.get('due')}"
+            text = "; ".join(f"seat {d.get('seat')} {bet_words(d.get('bet'))}: paid {d.get('paid')}, due {d.get('due')}"
                              for d in r.discrepancies)  # fmt: skip
             kind = "payout-mismatch"
         else:

@@ -13,6 +13,7 @@ from django.utils import timezone
 from tables.days import day_text, parse_day
 from tables.engine.cards import card_face
 from tables.engine.games import game as game_spec
+from tables.engine.settlement import bet_words
 from tables.models import AuditEvent, Round, RoundState, Scan
 from tables.selectors.floor_live import Scope
 from tables.selectors.round_view import place_words
@@ -46,7 +47,7 @@ def _money_map(m: Any) -> str:
     parts = []
     for seat, bets in sorted(m.items(), key=lambda kv: str(kv[0])):
         if isinstance(bets, dict):
-            parts.append(f"seat {seat} " + ", ".join(f"{bet} {amount}" for bet, amount in bets.items()))
+            parts.append(f"seat {seat} " + ", ".join(f"{bet_words(bet)} {amount}" for bet, amount in bets.items()))
         else:
             parts.append(f"{seat} {bets}")
     return "; ".join(parts)
@@ -56,7 +57,7 @@ def _wagers(setup: Any) -> str:
     seats = (setup or {}).get("seats") or []
     parts = []
     for s in seats:
-        w = ", ".join(f"{k} {v}" for k, v in (s.get("wagers") or {}).items())
+        w = ", ".join(f"{bet_words(k)} {v}" for k, v in (s.get("wagers") or {}).items())
         behind = s.get("behind") or []
         parts.append(f"seat {s.get('seat')}: {w}" + (f" (+{len(behind)} behind)" if behind else ""))
     return "; ".join(parts) or "no wagers"
@@ -83,7 +84,7 @@ def event_sentence(action: str, p: dict[str, Any]) -> str:
         return f"settled: due {_money_map(p.get('due'))}{extra}"
     if action == "round.paid":
         disc = p.get("discrepancies") or []
-        tail = (" — differs: " + "; ".join(f"seat {d.get('seat')} {d.get('bet')} paid {d.get('paid')}, due {d.get('due')}"
+        tail = (" — differs: " + "; ".join(f"seat {d.get('seat')} {bet_words(d.get('bet'))} paid {d.get('paid')}, due {d.get('due')}"
                                  for d in disc)) if disc else "; matches what is due"  # fmt: skip
         return f"recorded the payment: {_money_map(p.get('paid'))}{tail}"
     if action.startswith("round.approve."):

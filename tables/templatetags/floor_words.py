@@ -12,6 +12,7 @@ from django.utils.dateparse import parse_datetime
 
 from tables.days import day_text
 from tables.engine.cards import card_face
+from tables.engine.settlement import bet_words
 from tables.selectors.floor_live import rule_words as _rule_words
 from tables.selectors.round_view import place_words
 
@@ -59,11 +60,17 @@ def amounts(value: object) -> str:
         if isinstance(bets, dict):
             if not bets:
                 continue
-            inner = ", ".join(f"{bet} {amount}" for bet, amount in bets.items())
+            inner = ", ".join(f"{bet_words(bet)} {amount}" for bet, amount in bets.items())
             parts.append(f"seat {seat}: {inner}")
         else:
             parts.append(f"seat {seat}: {bets}")
     return "; ".join(parts) or "—"
+
+
+@register.filter
+def bet(kind: object) -> str:
+    """``perfect-pairs`` → ``Perfect Pairs`` (``tables.engine.settlement.bet_words``)."""
+    return bet_words(kind)
 
 
 @register.filter

@@ -7,7 +7,7 @@ from tables.templatetags.floor_words import amounts
 
 def test_a_seat_with_nothing_due_is_left_out():
     # The round document keeps a seat that won nothing as {}: it was drawn "seat 1: ; seat 2: ...".
-    assert amounts({"1": {}, "2": {"perfect-pairs": "30.00"}}) == "seat 2: perfect-pairs 30.00"
+    assert amounts({"1": {}, "2": {"perfect-pairs": "30.00"}}) == "seat 2: Perfect Pairs 30.00"
 
 
 def test_nothing_due_at_any_seat_is_a_dash():
