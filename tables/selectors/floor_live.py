@@ -276,7 +276,7 @@ def alert_history(scope: Scope, limit: int = 200) -> list[dict[str, Any]]:
         rnd, finding = d.round, d.finding
         table = rnd.table if rnd is not None else finding.table if finding is not None else None
         what = (f"round {rnd.number}" if rnd is not None else
-                f"{finding.rule}: {finding.message}" if finding is not None else "")  # fmt: skip
+                f"{rule_words(finding.rule)}: {finding.message}" if finding is not None else "")  # fmt: skip
         rows.append({"at": d.at, "decision": d.decision, "by": d.by.get_username(), "reason": d.reason,
                      "table": table.number if table else None, "round": d.round_id, "what": what})  # fmt: skip
     for a in (Approval.objects.filter(round__table__in=tables).select_related("approved_by", "round", "round__table")

@@ -92,6 +92,9 @@ def test_audit_findings_are_alerts_until_acknowledged(pit_boss, demo_casino, dea
     assert decide(c, alert["id"], "acknowledge", "scanner misread, card verified").status_code == 200
     assert alerts(c) == []
     assert decide(c, alert["id"], "acknowledge").status_code == 409
+    # The decisions history names the finding's rule in words, not its code.
+    history = c.get("/dashboard/alerts/history/").content.decode()
+    assert "A card the shoe cannot hold: " in history and "card.impossible" not in history
 
 
 def test_the_round_trail_shows_who_did_what(pit_boss, mismatch_round):
