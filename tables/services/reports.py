@@ -27,7 +27,9 @@ from django.utils import timezone
 
 from tables import conf
 from tables.audit.theo import theo_cents
+from tables.days import day_text
 from tables.engine.games import house_games
+from tables.engine.settlement import bet_words
 from tables.errors import Conflict, InvalidInput
 from tables.models import (
     Approval,
@@ -42,6 +44,7 @@ from tables.models import (
     SettlementLine,
     Wager,
 )
+from tables.selectors.floor_live import rule_words
 from tables.services.audits import COUNTED_STATES, day_bounds
 
 log = logging.getLogger(__name__)
@@ -82,7 +85,8 @@ def gather(day: date) -> ReportData:
     for r in results:
         row = per_table.setdefault(r.table_id, {"table": r.table.number, "table_id": r.table_id,
                                                 "pit": r.table.pit.name, "casino": r.table.pit.casino.name,
-                                                "game": r.table.game.slug, "hold": None, "mtd": None,
+                                                "game": r.table.game.slug, "game_name": r.table.game.name,
+                                                "hold": None, "mtd": None,
                                                 "shuffle": None, "pace": None})  # fmt: skip
         if r.kind == AuditKind.HOLD and r.period == key:
             row["hold"] = r.summary
@@ -127,6 +131,7 @@ def gather(day: date) -> ReportData:
     for a in (Approval.objects.filter(round__in=day_rounds).select_related("round", "round__table", "approved_by")
               .order_by("approved_at")):  # fmt: skip
         data.approvals.append({"table": a.round.table.number, "round": a.round.number, "kind": a.kind,
+                               "kind_label": a.get_kind_display(),
                                "by": a.approved_by.get_username(), "reason": a.reason,
                                "at": timezone.localtime(a.approved_at).strftime("%H:%M")})  # fmt: skip
     data.totals["discrepancies"] = len(data.discrepancies)
@@ -181,7 +186,8 @@ def groups(data: ReportData) -> list[dict[str, Any]]:
     for t in data.tables:
         key = (t["pit"], t["game"])
         number_to_key[t["table"]] = key
-        g = by.setdefault(key, {"pit": t["pit"], "game": t["game"], "tables": 0, "rounds": 0, "handle": Decimal(0),
+        g = by.setdefault(key, {"pit": t["pit"], "game": t["game"], "game_name": t.get("game_name", t["game"]),
+                                "tables": 0, "rounds": 0, "handle": Decimal(0),
                                 "win": Decimal(0), "theo_win": Decimal(0), "flagged": 0, "clean_shoes": 0,
                                 "by_rule": {}, "discrepancies": 0, "approvals": 0})  # fmt: skip
         g["tables"] += 1
@@ -207,7 +213,8 @@ def groups(data: ReportData) -> list[dict[str, Any]]:
     out = sorted(by.values(), key=lambda g: (-g["handle"], g["pit"], g["game"]))
     if len(out) > MAX_GROUPS:
         rest = out[MAX_GROUPS - 1:]
-        other: dict[str, Any] = {"pit": "other", "game": f"{len(rest)} groups", "by_rule": {}}
+        other: dict[str, Any] = {"pit": "other", "game": f"{len(rest)} groups", "game_name": f"{len(rest)} groups",
+                                 "by_rule": {}}
         for g in rest:
             for k, v in g.items():
                 if isinstance(v, (int, Decimal)) and not isinstance(v, bool):
@@ -219,7 +226,7 @@ def groups(data: ReportData) -> list[dict[str, Any]]:
         g["hold_pct"] = float(g["win"] / g["handle"] * 100) if g["handle"] else None
         g["theo_hold_pct"] = float(g["theo_win"] / g["handle"] * 100) if g["handle"] else None
         g["theo_win"] = theo_cents(g["theo_win"])
-        g["label"] = f"{g['pit']} · {g['game']}"
+        g["label"] = f"{g['pit']} · {g['game_name']}"  # the game's name: the charts are read by people
     return out
 
 
@@ -232,9 +239,9 @@ def top_flagged(data: ReportData, n: int = TOP_TABLES) -> list[dict[str, Any]]:
         z = h.get("z")
         if not h.get("flagged") and not findings:
             continue
-        scored.append({"table": t["table"], "pit": t["pit"], "game": t["game"], "z": z,
+        scored.append({"table": t["table"], "pit": t["pit"], "game": t["game"], "game_name": t.get("game_name"), "z": z,
                        "flagged": bool(h.get("flagged")), "findings": findings,
-                       "label": f"T{t['table']} {t['pit']} · {t['game']}"})
+                       "label": f"table {t['table']} · {t['pit']} · {t.get('game_name', t['game'])}"})
     scored.sort(key=lambda x: (not x["flagged"], -abs(x["z"] or 0.0), -x["findings"], x["table"]))
     return scored[:n]
 
@@ -296,7 +303,7 @@ def charts(data: ReportData) -> dict[str, bytes]:
     for rule, colour in SHUFFLE_RULES:
         vals = [float(g["by_rule"].get(rule, 0)) for g in gs]
         if any(vals):
-            ax.barh(ys, vals, left=left, color=colour, label=rule)
+            ax.barh(ys, vals, left=left, color=colour, label=rule_words(rule))
             left = [a + b for a, b in zip(left, vals, strict=True)]
     ax.set_yticks(ys, labels, fontsize=7)
     ax.legend(fontsize=6, loc="lower right")
@@ -410,14 +417,15 @@ def _numbered_canvas(casino: str, day: date) -> Any:
 
         def save(self) -> None:
             total = len(self._pages)
+            printed = timezone.localtime()
             for state in self._pages:
                 self.__dict__.update(state)
                 width, height = self._pagesize
                 self.setFont("Helvetica", 7.5)
                 self.setFillGray(0.35)
                 self.drawString(1.5 * cm, height - 1.0 * cm, f"{casino} — nightly audit report")
-                self.drawRightString(width - 1.5 * cm, height - 1.0 * cm, f"gaming day {day.isoformat()}")
-                self.drawString(1.5 * cm, 0.8 * cm, f"printed {timezone.localtime():%Y-%m-%d %H:%M}")
+                self.drawRightString(width - 1.5 * cm, height - 1.0 * cm, f"gaming day {day_text(day)}")
+                self.drawString(1.5 * cm, 0.8 * cm, f"printed {day_text(printed.date())} {printed:%H:%M}")
                 self.drawRightString(width - 1.5 * cm, 0.8 * cm, f"page {self._pageNumber} of {total}")
                 super().showPage()
             super().save()
@@ -449,8 +457,8 @@ def render_pdf(data: ReportData) -> bytes:  # noqa: C901  (one story, section af
     buf = io.BytesIO()
     casino = data.casino or "Casino"
     doc = SimpleDocTemplate(buf, pagesize=A4, leftMargin=1.5 * cm, rightMargin=1.5 * cm, topMargin=1.6 * cm,
-                            bottomMargin=1.5 * cm, title=f"{casino} — audit report {data.day}",
-                            author="tables audit", subject=f"Nightly audit, gaming day {data.day}")  # fmt: skip
+                            bottomMargin=1.5 * cm, title=f"{casino} — audit report {day_text(data.day)}",
+                            author="tables audit", subject=f"Nightly audit, gaming day {day_text(data.day)}")  # fmt: skip
     width = A4[0] - 3 * cm
 
     def p(text: Any, style: Any = cell) -> Any:
@@ -473,7 +481,7 @@ def render_pdf(data: ReportData) -> bytes:  # noqa: C901  (one story, section af
     t = data.totals
     story: list[Any] = [
         Paragraph(f"{casino}", styles["Title"]),
-        Paragraph(f"Nightly audit report — gaming day {data.day:%A %d %B %Y} ({data.day.isoformat()})", styles["Heading2"]),
+        Paragraph(f"Nightly audit report — gaming day {data.day:%A} {data.day.day} {data.day:%B %Y}", styles["Heading2"]),
         table(["rounds", "handle", "win", "hold", "theoretical win", "theoretical hold", "hold anomalies", "findings",
                "discrepancies", "approvals"],
               [[t["rounds"], _money(t["handle"]), _money(t["win"]), _pct(t["hold_pct"]), _money(t["theo_win"]),
@@ -493,7 +501,7 @@ def render_pdf(data: ReportData) -> bytes:  # noqa: C901  (one story, section af
     if gs:
         story += [Spacer(1, 8), Paragraph("Hold by pit and game", styles["Heading3"]), table(
             ["pit", "game", "tables", "rounds", "handle", "win", "hold", "theory", "flagged"],
-            [[g["pit"], g["game"], g["tables"], g["rounds"], _money(g["handle"]), _money(g["win"]), _pct(g["hold_pct"]),
+            [[g["pit"], g["game_name"], g["tables"], g["rounds"], _money(g["handle"]), _money(g["win"]), _pct(g["hold_pct"]),
               _pct(g["theo_hold_pct"]), g["flagged"]] for g in gs],
             [0.16, 0.19, 0.07, 0.08, 0.13, 0.12, 0.09, 0.09, 0.07])]
     rows = []
@@ -501,14 +509,15 @@ def render_pdf(data: ReportData) -> bytes:  # noqa: C901  (one story, section af
         h = tb["hold"]
         if h:
             z = "—" if h["z"] is None else f"{h['z']:+.2f}"
-            rows.append([tb["pit"], tb["table"], tb["game"], h["rounds"], _money(h["handle"]), _money(h["win"]),
+            rows.append([tb["pit"], tb["table"], tb.get("game_name", tb["game"]), h["rounds"], _money(h["handle"]), _money(h["win"]),
                          _pct(h["hold_pct"]), _pct(h["theo_hold_pct"]), z,
                          f"{_money(h['band_low'])} … {_money(h['band_high'])}", _money(h["drop"]),
                          "FLAG" if h["flagged"] else "ok"])  # fmt: skip
     if rows:
         story += [Spacer(1, 8), Paragraph("Hold by table (gaming day)", styles["Heading3"]), table(
             ["pit", "table", "game", "rounds", "handle", "win", "hold", "theory", "z", "band", "drop", "verdict"],
-            rows[:PDF_ROWS], [0.08, 0.05, 0.14, 0.06, 0.1, 0.09, 0.08, 0.07, 0.06, 0.14, 0.06, 0.07])]
+            # drop as wide as win: "2,200.00" and "1,234,567.00" on one line, not broken after a digit
+            rows[:PDF_ROWS], [0.08, 0.05, 0.12, 0.06, 0.11, 0.1, 0.07, 0.07, 0.05, 0.13, 0.1, 0.06])]
         if len(rows) > PDF_ROWS:
             story.append(Paragraph(f"… and {len(rows) - PDF_ROWS} more tables (see the CSV).", styles["Italic"]))
 
@@ -524,14 +533,15 @@ def render_pdf(data: ReportData) -> bytes:  # noqa: C901  (one story, section af
 
     section("Findings", data.findings, ["pit", "table", "round", "rule", "severity", "finding"],
             [0.11, 0.06, 0.07, 0.2, 0.09, 0.47],
-            lambda f: [f.get("pit", ""), f["table"], f["round"] or "—", f["rule"], f["severity"], f["message"]])
+            lambda f: [f.get("pit", ""), f["table"], f["round"] or "—", rule_words(f["rule"]), f["severity"],
+                       f["message"]])
     section("Discrepancies", data.discrepancies, ["table", "round", "seat", "bet", "paid", "due", "state"],
             [0.1, 0.1, 0.08, 0.22, 0.15, 0.15, 0.2],
-            lambda d: [d["table"], d["round"], d.get("seat"), d.get("bet"), _money(d.get("paid")), _money(d.get("due")),
+            lambda d: [d["table"], d["round"], d.get("seat"), bet_words(d.get("bet")), _money(d.get("paid")), _money(d.get("due")),
                        d["state"]])
     section("Approvals", data.approvals, ["table", "round", "kind", "by", "at", "reason"],
             [0.08, 0.08, 0.14, 0.14, 0.08, 0.48],
-            lambda a: [a["table"], a["round"], a["kind"], a["by"], a["at"], a["reason"]])
+            lambda a: [a["table"], a["round"], a.get("kind_label", a["kind"]), a["by"], a["at"], a["reason"]])
 
     from tables.services.accounting import report_pdf_story
 
@@ -547,7 +557,7 @@ def render_pdf(data: ReportData) -> bytes:  # noqa: C901  (one story, section af
                                     ("BACKGROUND", (0, 0), (-1, 0), colors.lightgrey),
                                     ("VALIGN", (0, 0), (-1, -1), "MIDDLE")]))
     story.append(KeepTogether([Spacer(1, 14), Paragraph("Sign-off", styles["Heading3"]), Paragraph(
-        f"We have reviewed this report of gaming day {data.day.isoformat()} at {casino}, its findings and the "
+        f"We have reviewed this report of gaming day {day_text(data.day)} at {casino}, its findings and the "
         "actions taken on them.", styles["BodyText"]), Spacer(1, 6), sign_table]))
     doc.build(story, canvasmaker=_numbered_canvas(casino, data.day))
     return buf.getvalue()

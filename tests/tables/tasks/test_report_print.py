@@ -94,8 +94,36 @@ def test_the_pdf_has_the_casino_the_day_page_numbers_and_a_sign_off() -> None:
     pages = re.findall(r"page (\d+) of (\d+)", text)
     assert pages and pages[0] == ("1", pages[0][1]) and len(pages) == int(pages[0][1]) > 1
     assert text.count("Casino Helsinki \\227 nightly audit report") == len(pages)  # header on every page
-    assert "gaming day 2026-11-20" in text
+    assert "gaming day Fri 20 Nov 2026" in text and "2026-11-20" not in text  # days in words, not ISO
     assert "Sign-off" in text and "Prepared by \\(auditor\\)" in text and "Reviewed by \\(compliance\\)" in text
+
+
+def test_the_pdf_names_games_rules_and_bets_in_words_and_prints_whole_amounts() -> None:
+    """What an auditor reads on paper: "Unlimited Blackjack", not unlimited-blackjack; "Shuffled after the
+    shuffle point", not shuffle.late; "Perfect Pairs", not perfect-pairs; a drop of 2,200.00 on one line."""
+    data = _floor(6)
+    names = {"finnish-27": "No-Bust Finnish 27", "unlimited-blackjack": "Unlimited Blackjack",
+             "mini-blackjack": "Mini Blackjack"}
+    for t in data.tables:
+        t["game_name"] = names[t["game"]]
+        t["hold"]["drop"] = "2200.00"
+    data.discrepancies.append({"table": 2, "round": 7, "state": "closed", "seat": 3, "bet": "perfect-pairs",
+                               "paid": "100.00", "due": "30.00"})
+    data.approvals.append({"table": 2, "round": 7, "kind": "mismatch", "kind_label": "paid differs from due",
+                           "by": "pitboss", "at": "21:56", "reason": "recovered"})
+    data.charts = charts(data)
+    text = _pdf_text(render_pdf(data))
+    words = text.replace("\n", " ")  # a cell's text wraps into several lines
+    for slug in names:
+        assert slug not in text, slug
+    assert "Unlimited Blackjack" in text and "No-Bust Finnish 27" in text
+    assert "shuffle.late" not in text and "Shuffled after the shuffle point" in words
+    assert "perfect-pairs" not in text and "Perfect Pairs" in text
+    assert "mismatch" not in text and "paid differs from due" in text
+    assert re.findall(r"^2,200\.00$", text, re.M)  # the drop whole in its cell, not "2,200.0" and "0"
+    assert "gaming day Fri 20 Nov 2026" in text
+    assert top_flagged(data)[0]["label"] == "table 1 · Pit 1 · No-Bust Finnish 27"
+    assert all(g["label"].split(" · ")[1] in names.values() for g in groups(data))
 
 
 def test_the_findings_table_wraps_long_text_in_its_column() -> None:
