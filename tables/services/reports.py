@@ -452,6 +452,7 @@ def render_pdf(data: ReportData) -> bytes:  # noqa: C901  (one story, section af
     )
 
     styles = getSampleStyleSheet()
+    styles["Heading3"].keepWithNext = 1  # a section's title goes to the next page with its table, never alone at the foot
     cell = ParagraphStyle("cell", parent=styles["BodyText"], fontSize=7, leading=8.5)
     head = ParagraphStyle("head", parent=cell, fontName="Helvetica-Bold")
     buf = io.BytesIO()

@@ -126,6 +126,32 @@ def test_the_pdf_names_games_rules_and_bets_in_words_and_prints_whole_amounts() 
     assert all(g["label"].split(" · ")[1] in names.values() for g in groups(data))
 
 
+def _pdf_pages(pdf: bytes) -> list[list[str]]:
+    """The text of each page, in the order drawn (the running header and footer come last)."""
+    pages = []
+    for m in re.finditer(rb"/Filter \[ /ASCII85Decode /FlateDecode \][^>]*>>\s*stream\r?\n(.*?)endstream", pdf, re.S):
+        body = m.group(1).strip()
+        try:
+            raw = zlib.decompress(base64.a85decode(body[:-2] if body.endswith(b"~>") else body))
+        except (ValueError, zlib.error):
+            continue
+        text = [s.decode("latin-1") for s in re.findall(rb"\((.*?)\) Tj", raw)]
+        if any(t.startswith("page ") for t in text):
+            pages.append(text)
+    return pages
+
+
+@pytest.mark.parametrize("tables", [4, 5])  # sizes whose findings title fell at the foot of page 2
+def test_a_section_title_is_never_left_alone_at_the_foot_of_a_page(tables: int) -> None:
+    data = _floor(tables)
+    data.charts = charts(data)
+    for page in _pdf_pages(render_pdf(data)):
+        body = [t for t in page if not re.match(r"(page \d|printed |gaming day |Casino Helsinki)", t)]
+        for i, text in enumerate(body):
+            if re.match(r"(Findings|Discrepancies|Approvals|Hold by)", text):
+                assert body[i + 1:], f"{text!r} alone at the foot of a page"
+
+
 def test_the_findings_table_wraps_long_text_in_its_column() -> None:
     data = _floor(8)
     text = _pdf_text(render_pdf(data))
