@@ -215,6 +215,8 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en-us"
+# Dates as the dashboard writes them ("Thu 26 Nov 2026, 16:41"), not en-us's "Nov. 26, 2026, 4:41 p.m.".
+FORMAT_MODULE_PATH = ["casino.formats"]
 TIME_ZONE = env.str("TIME_ZONE", default="UTC")
 USE_I18N = True
 USE_TZ = True
