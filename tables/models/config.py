@@ -26,6 +26,7 @@ from django.db.models import Max, Q
 from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
+from tables.days import day_text
 from tables.engine import paytable as engine_paytable
 from tables.engine.errors import InvalidInput
 from tables.engine.games import GAMES as GAMES_REGISTRY
@@ -206,7 +207,7 @@ class VersionedConfig(models.Model):
     def state_text(self) -> str:
         """"draft", or "published" with its date."""
         if self.status == VersionStatus.PUBLISHED and self.published_at is not None:
-            return f"published {timezone.localtime(self.published_at):%Y-%m-%d}"
+            return f"published {day_text(timezone.localtime(self.published_at).date())}"  # Thu 26 Nov 2026, not ISO
         return self.get_status_display().lower()
 
     def _stored_status(self) -> str | None:

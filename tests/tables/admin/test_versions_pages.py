@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -10,6 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tables.admin.theory import pct
+from tables.days import day_text
 from tables.engine.rulesets import PUBLISHED_RULES
 from tables.models import PayTable, PublishStatus, RuleSet, VersionStatus
 from tables.services.theory import default_rule_set, rule_set_house_edge, theory_for
@@ -37,7 +39,8 @@ def _edit_perfect_pairs(draft: PayTable, odds: tuple[int, int], user: Any) -> No
 
 def test_a_version_is_named_in_words() -> None:
     published = PayTable.objects.get(game__slug="finnish-27", status=VersionStatus.PUBLISHED)
-    assert str(published) == f"No-Bust Finnish 27 pay table v1 (published {published.published_at:%Y-%m-%d})"
+    assert str(published) == f"No-Bust Finnish 27 pay table v1 (published {day_text(published.published_at.date())})"
+    assert re.fullmatch(r"No-Bust Finnish 27 pay table v1 \(published \w{3} \d{1,2} \w{3} \d{4}\)", str(published))
     assert str(RuleSetFactory(name="Summer", game=game("mini-blackjack"))) == "Mini Blackjack rule set \u201cSummer\u201d v1 (draft)"
 
 
