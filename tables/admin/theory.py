@@ -16,6 +16,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
+from tables.engine.settlement import bet_words
 from tables.models import PayTable, RuleSet, TheoryResult, TheoryStatus
 from tables.services.theory import default_rule_set, retry_theory, rule_set_house_edge, theory_for
 
@@ -58,7 +59,7 @@ def render_theory(theory: dict[str, Any], pay_table: PayTable, rule_set: RuleSet
         "running": theory["status"] in RUNNING,
         "progress_pct": f"{(sim.get('progress') or 0.0) * 100:.0f}",
         "rtp": pct(theory["rtp"]), "house_edge": pct(theory["house_edge"]),
-        "over": [b["bet"] for b in bets if b["over"]],
+        "over": [bet_words(b["bet"]) for b in bets if b["over"]],
         "ci95": pct(theory["ci95"], 3) if theory.get("ci95") is not None else "",
         "rules_label": str(rule_set) if rule_set is not None else "the game's published rules",
         "url": theory_url(pay_table, rule_set),

@@ -21,6 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tables import conf
+from tables.engine.settlement import bet_words
 from tables.errors import Conflict, InvalidInput
 from tables.models import PayTable, PublishRequest, PublishStatus, RuleSet, VersionStatus
 from tables.services.theory import default_rule_set, rule_set_house_edge, theory_for
@@ -60,11 +61,11 @@ def return_warnings(version: Version) -> list[dict[str, Any]]:
             if contribution is not None and contribution > 1:
                 out.append({"kind": "over-100", "what": line["name"], "rtp": contribution,
                             "text": f"the line {line.get('label') or line['name']} alone returns "
-                                    f"{_pct(contribution)} of the {line['bet']} wager"})
+                                    f"{_pct(contribution)} of the {bet_words(line['bet'])} wager"})
         for bet, info in theory["bets"].items():
             rtp = info.get("rtp")
             if rtp is not None and rtp > 1:
-                what = "the whole table (main wager)" if bet == "main" else f"the {bet} bet"
+                what = "the whole table (main wager)" if bet == "main" else f"the {bet_words(bet)} bet"
                 out.append({"kind": "over-100", "what": bet, "rtp": rtp,
                             "text": f"{what} returns {_pct(rtp)} to the player (house edge {_pct(1 - rtp)})"})
         if theory["status"] in UNKNOWN:

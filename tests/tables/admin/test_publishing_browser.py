@@ -88,11 +88,11 @@ def test_a_return_above_100_percent_blocks_until_acknowledged(browser, live_serv
     draft = perfect_pairs_draft(games_manager)
     page = signed_in(browser, live_server, games_manager)
     page.goto(f"{live_server.url}/admin/tables/paytable/{draft.pk}/change/")
-    assert "perfect-pairs" in page.locator(".theory .rtp-warning").inner_text()
+    assert "Perfect Pairs" in page.locator(".theory .rtp-warning").inner_text()  # the bet in words
     assert page.locator('.theory tr.over-100[data-bet="perfect-pairs"]').count() == 1
     page.click("text=Publish…")
     warning = page.locator(".publish-page > .rtp-warning")
-    assert "The perfect-pairs bet returns 104.3373% to the player (house edge -4.3373%)" in warning.inner_text()
+    assert "The Perfect Pairs bet returns 104.3373% to the player (house edge -4.3373%)" in warning.inner_text()
     shot(page, "backoffice-rtp-warning.png")
     page.click("button:has-text('Ask to publish')")  # the required box is not ticked: the form stays
     assert page.url.endswith(f"/paytable/{draft.pk}/publish/")

@@ -36,7 +36,7 @@ def _actions() -> list[str]:
 def test_perfect_pairs_at_30_to_1_is_a_return_above_100_percent() -> None:
     warnings = publishing.return_warnings(_perfect_pairs_30_to_1())
     assert [(w["kind"], w["what"]) for w in warnings] == [("over-100", "perfect-pairs")]
-    assert "the perfect-pairs bet returns 104.3373% to the player" in warnings[0]["text"]
+    assert "the Perfect Pairs bet returns 104.3373% to the player" in warnings[0]["text"]
 
 
 def test_the_published_pay_table_has_no_warning() -> None:
