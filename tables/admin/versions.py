@@ -14,6 +14,7 @@ from typing import Any
 from tables.admin.rulesets import parameter_rows, value_text
 from tables.admin.theory import pct
 from tables.engine.rulesets import PUBLISHED_RULES, Parameter, parameters
+from tables.engine.settlement import bet_words
 from tables.models import PayLine, PayLineKind, PayTable, RuleSet
 from tables.services.theory import default_rule_set, theory_for
 
@@ -107,8 +108,9 @@ def _theory_rows(a: PayTable, b: PayTable) -> list[dict[str, Any]]:
     rows = []
     for bet in dict.fromkeys([*ta["bets"], *tb["bets"]]):
         ra, rb = (ta["bets"].get(bet) or {}).get("rtp"), (tb["bets"].get(bet) or {}).get("rtp")
-        rows.append({"label": f"RTP of {bet}", "a": pct(ra), "b": pct(rb), "changed": ra != rb,
-                     "over": any(x is not None and x > 1 for x in (ra, rb))})
+        a_over, b_over = ra is not None and ra > 1, rb is not None and rb > 1
+        rows.append({"label": f"RTP of {bet_words(bet)}", "a": pct(ra), "b": pct(rb), "changed": ra != rb,
+                     "over": a_over or b_over, "a_over": a_over, "b_over": b_over})
     return rows
 
 

@@ -109,9 +109,12 @@ def test_the_diff_of_two_pay_tables_marks_the_changed_line_and_its_return(games_
     changed = [r for r in diff["section"] if r["changed"]]
     assert [(r["a"], r["b"]) for r in changed[:1]] == [("25:1", "30:1")]
     assert changed[0]["line"] == "perfect-pairs/perfect"
-    pp = next(r for r in diff["section"] if r["label"] == "RTP of perfect-pairs")
+    pp = next(r for r in diff["section"] if r["label"] == "RTP of Perfect Pairs")
     assert pp["b"] == "104.3373%" and pp["over"]
-    assert 'data-line="perfect-pairs/perfect"' in page.content.decode()
+    html = page.content.decode()
+    assert 'data-line="perfect-pairs/perfect"' in html
+    # Only the side above 100% is marked (in red): the old 95.9036% is not.
+    assert '<td>95.9036%</td><td class="over-100">104.3373%</td>' in html
 
 
 def test_the_diff_of_two_rule_sets_lists_the_parameters(games_manager) -> None:
