@@ -525,7 +525,7 @@ class Table(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Table {self.number} ({self.game.slug if self.game_id else '?'})"
+        return f"Table {self.number} ({self.game.name if self.game_id else '?'})"  # the game's name: shown in the back office
 
     def limits(self, kind: str) -> tuple[Decimal, Decimal]:
         """The (minimum, maximum) of a bet kind at this table: main and ante, a side bet, or ``behind``."""
