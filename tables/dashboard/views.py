@@ -215,6 +215,8 @@ def round_detail(request: HttpRequest, pk: int) -> HttpResponse:
 # Rounds search and export (surveillance)
 
 ROUNDS_PAGE = 100
+SEARCH_LABELS = {"from": "From", "to": "To", "table": "Table", "dealer": "Dealer", "min": "Wagered from",
+                 "max": "Wagered to", "state": "State"}  # fmt: skip
 MAX_PAGE = 100_000  # a page number beyond this is read as the last one (its offset would overflow the database)
 CSV_LIMIT = 100_000
 
@@ -233,7 +235,9 @@ def rounds_search(request: HttpRequest) -> HttpResponse:
     params = request.GET.copy()
     params.pop("page", None)
     return render(request, "dashboard/rounds.html", {
-        "rows": [trail_sel.round_row(r) for r in found[:ROUNDS_PAGE]], "errors": errors, "q": request.GET,
+        "rows": [trail_sel.round_row(r) for r in found[:ROUNDS_PAGE]], "q": request.GET,
+        # Each error under the label of its box ("Wagered from"), not the parameter's name ("min").
+        "errors": [{"label": SEARCH_LABELS.get(k, k), "message": v} for k, v in errors.items()],
         "states": RoundState.choices, "page": page, "more": len(found) > ROUNDS_PAGE, "query": params.urlencode(),
     })  # fmt: skip
 

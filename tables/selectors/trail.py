@@ -170,7 +170,7 @@ class RoundQuery:
                 errors["table"] = "a table number"
         state = (params.get("state") or "").strip()
         if state and state not in RoundState.values:
-            errors["state"] = "one of " + ", ".join(RoundState.values)
+            errors["state"] = "one of: " + "; ".join(str(label) for label in RoundState.labels)
             state = ""
         return cls(day("from"), day("to"), table, (params.get("dealer") or "").strip(), state,
                    amount("min"), amount("max")), errors

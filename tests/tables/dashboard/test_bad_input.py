@@ -40,3 +40,9 @@ def test_the_accounting_page_at_the_ends_of_the_calendar_shows_today_with_a_note
     page = client_for(pit_boss).get("/dashboard/accounting/", {"day": day})
     assert page.status_code == 200
     assert "is not a day such as" in page.content.decode()
+
+
+def test_a_search_error_names_the_box_and_says_the_states_in_words(demo_casino, pit_boss):
+    page = client_for(pit_boss).get("/dashboard/rounds/", {"min": "ten", "state": "bogus"}).content.decode()
+    assert "Wagered from: an amount such as 100.00" in page and "min:" not in page
+    assert "State: one of: in play; paused; settled, awaiting payment;" in page
