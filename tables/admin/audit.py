@@ -12,9 +12,11 @@ from django import forms
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied, ValidationError
 
+from tables.days import period_words
 from tables.engine.errors import InvalidInput
 from tables.errors import Conflict
 from tables.models import AuditFinding, AuditReport, AuditResult, BetTheory, DropCount
+from tables.selectors.floor_live import RULE_WORDS, rule_words
 
 
 class DropForm(forms.ModelForm):
@@ -82,16 +84,40 @@ class ReadOnly(admin.ModelAdmin):
         return False
 
 
+class RuleFilter(admin.SimpleListFilter):
+    """The findings' rules, listed in words."""
+
+    title = "rule"
+    parameter_name = "rule"
+
+    def lookups(self, request: Any, model_admin: Any) -> list[tuple[str, str]]:
+        rules = AuditFinding.objects.order_by("rule").values_list("rule", flat=True).distinct()
+        return [(r, RULE_WORDS.get(r, r)) for r in rules]
+
+    def queryset(self, request: Any, queryset: Any) -> Any:
+        return queryset.filter(rule=self.value()) if self.value() else queryset
+
+
 @admin.register(AuditResult)
 class AuditResultAdmin(ReadOnly):
-    list_display = ("gaming_day", "kind", "table", "period", "flagged", "runs", "computed_at")
+    list_display = ("gaming_day", "kind", "table", "period_text", "flagged", "runs", "computed_at")
     list_filter = ("kind", "flagged", "gaming_day")
+
+    @admin.display(description="period", ordering="period")
+    def period_text(self, obj: AuditResult) -> str:
+        """``shift:2026-11-25/swing`` → ``swing shift of Wed 25 Nov 2026``."""
+        return period_words(obj.period)
 
 
 @admin.register(AuditFinding)
 class AuditFindingAdmin(ReadOnly):
-    list_display = ("created_at", "table", "rule", "severity", "message", "acknowledged_at")
-    list_filter = ("rule", "severity")
+    list_display = ("created_at", "table", "rule_text", "severity", "message", "acknowledged_at")
+    list_filter = (RuleFilter, "severity")
+
+    @admin.display(description="rule", ordering="rule")
+    def rule_text(self, obj: AuditFinding) -> str:
+        """The finding's rule in words (``shuffle.late`` → ``Shuffled after the shuffle point``)."""
+        return rule_words(obj.rule)
 
 
 @admin.register(AuditReport)
