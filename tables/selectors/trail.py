@@ -14,7 +14,7 @@ from tables.days import day_text, parse_day
 from tables.engine.cards import card_face
 from tables.engine.games import game as game_spec
 from tables.engine.settlement import bet_words
-from tables.models import AuditEvent, Round, RoundState, Scan
+from tables.models import ApprovalKind, AuditEvent, Round, RoundState, Scan
 from tables.selectors.floor_live import Scope
 from tables.selectors.round_view import place_words
 
@@ -88,8 +88,9 @@ def event_sentence(action: str, p: dict[str, Any]) -> str:
                                  for d in disc)) if disc else "; matches what is due"  # fmt: skip
         return f"recorded the payment: {_money_map(p.get('paid'))}{tail}"
     if action.startswith("round.approve."):
-        kind = action.split(".", 2)[2].replace("_", " ")
-        return f"approved ({kind}): {p.get('reason', '')}"
+        kind = action.split(".", 2)[2]
+        words = ApprovalKind(kind).label if kind in ApprovalKind.values else kind.replace("_", " ")
+        return f"approved ({words}): {p.get('reason', '')}"
     if action == "round.reject":
         return f"rejected the payment: {p.get('reason', '')}"
     if action == "round.cancel":

@@ -3,6 +3,7 @@ seat and bet, a finding's rule in words (never raw dicts, ISO timestamps or inte
 
 from __future__ import annotations
 
+import re
 from datetime import date, datetime
 from typing import Any
 
@@ -65,6 +66,16 @@ def amounts(value: object) -> str:
         else:
             parts.append(f"seat {seat}: {bets}")
     return "; ".join(parts) or "—"
+
+
+CARD_CODE = re.compile(r"\b(?:[2-9TJQKA][SHDC]|JK)\b")
+
+
+@register.filter
+def faces(text: object) -> str:
+    """Card codes inside the engine's words as faces: ``8S 8D: Mixed Pair pays 6:1`` → ``8♠ 8♦: Mixed Pair
+    pays 6:1`` (as the tablet shows them)."""
+    return CARD_CODE.sub(lambda m: card_face(m.group(0)), str(text or ""))
 
 
 @register.filter

@@ -48,7 +48,12 @@ def test_the_alert_and_the_round_page_say_perfect_pairs(demo_casino, dealer, pit
     page = c.get(f"/dashboard/rounds/{rnd.pk}/").content.decode()
     assert "perfect-pairs" not in page
     assert "<td>Perfect Pairs</td>" in page  # the settlement line
+    assert "<td>8♠ 8♦: Mixed Pair pays 6:1</td>" in page  # its detail with the cards' faces, not 8S 8D
     assert "seat 3 Perfect Pairs: 100.00, recorded by dealer" in page  # the payment
     assert "Discrepancies: seat 3 Perfect Pairs paid 100.00, due 30.00" in page
     assert "opened the round with seat 3: main 10.00, Perfect Pairs 5.00" in page  # the trail
     assert "settled: due seat 3 main 10.00, Perfect Pairs 30.00" in page
+    services.round_approve(round=rnd, reason="overpaid 70, recovered", actor=pit_boss, expected_version=rnd.version)
+    page = c.get(f"/dashboard/rounds/{rnd.pk}/").content.decode()
+    assert "approved (paid differs from due): overpaid 70, recovered" in page  # the kind in words, not mismatch
+    assert "— entered by code by dealer" in page and "manual" not in page  # how each card came, in words
