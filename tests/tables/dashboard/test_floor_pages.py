@@ -89,7 +89,7 @@ def test_rounds_search_and_csv_export(demo_casino, dealer, pit_boss):
     assert f"/dashboard/rounds/{rnd.pk}/" in page
     assert "/dashboard/rounds/" in c.get("/dashboard/rounds/", {"state": "closed"}).content.decode()
     assert f"/dashboard/rounds/{rnd.pk}/" not in c.get("/dashboard/rounds/", {"min": "10.01"}).content.decode()
-    assert "table: a table number" in c.get("/dashboard/rounds/", {"table": "x"}).content.decode()
+    assert "Table: a table number" in c.get("/dashboard/rounds/", {"table": "x"}).content.decode()
     # Days as the dashboard writes them, typed back; shown back in words; a US date is refused by name.
     from tables.services.audits import gaming_day_of
 
