@@ -97,7 +97,7 @@ def test_rounds_search_and_csv_export(demo_casino, dealer, pit_boss):
     found = c.get("/dashboard/rounds/", {"from": words, "to": today}).content.decode()
     assert f"/dashboard/rounds/{rnd.pk}/" in found and f'value="{words}"' in found and 'type="date"' not in found
     refused = c.get("/dashboard/rounds/", {"from": "11/25/2026"}).content.decode()
-    assert "from: “11/25/2026” is not a day such as" in refused
+    assert "From: “11/25/2026” is not a day such as" in refused
     response = c.get("/dashboard/rounds.csv", {"to": today, "from": "2000-01-01"})
     rows = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode())))
     assert rows[0][:4] == ["round id", "opened", "pit", "table"]
