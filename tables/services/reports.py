@@ -124,13 +124,15 @@ def gather(day: date) -> ReportData:
                               "round": f.round.number if f.round else None, "shoe": f.shoe_id})  # fmt: skip
     start, end = day_bounds(day)
     day_rounds = Round.objects.filter(opened_at__gte=start, opened_at__lt=end)
-    for rnd in (day_rounds.exclude(discrepancies=[]).select_related("table").order_by("table__number", "number")
-                .only("number", "table__number", "discrepancies", "state")):  # fmt: skip
+    for rnd in (day_rounds.exclude(discrepancies=[]).select_related("table__pit").order_by("table__number", "number")
+                .only("number", "table__number", "table__pit__name", "discrepancies", "state")):  # fmt: skip
         for d in rnd.discrepancies:
-            data.discrepancies.append({"table": rnd.table.number, "round": rnd.number, "state": rnd.state, **d})
-    for a in (Approval.objects.filter(round__in=day_rounds).select_related("round", "round__table", "approved_by")
+            data.discrepancies.append({"table": rnd.table.number, "pit": rnd.table.pit.name, "round": rnd.number,
+                                       "state": rnd.state, **d})  # fmt: skip
+    for a in (Approval.objects.filter(round__in=day_rounds).select_related("round", "round__table__pit", "approved_by")
               .order_by("approved_at")):  # fmt: skip
-        data.approvals.append({"table": a.round.table.number, "round": a.round.number, "kind": a.kind,
+        data.approvals.append({"table": a.round.table.number, "pit": a.round.table.pit.name, "round": a.round.number,
+                               "kind": a.kind,
                                "kind_label": a.get_kind_display(),
                                "by": a.approved_by.get_username(), "reason": a.reason,
                                "at": timezone.localtime(a.approved_at).strftime("%H:%M")})  # fmt: skip
@@ -379,10 +381,11 @@ def render_csv(data: ReportData) -> str:
     for f in data.findings:
         w.writerow(_csv_row({"section": "finding", **f}))
     for d in data.discrepancies:
-        w.writerow(_csv_row({"section": "discrepancy", "table": d["table"], "round": d["round"],
+        w.writerow(_csv_row({"section": "discrepancy", "table": d["table"], "pit": d.get("pit", ""), "round": d["round"],
                              "message": f"seat {d.get('seat')} {d.get('bet')}: paid {d.get('paid')}, due {d.get('due')}"}))  # fmt: skip
     for a in data.approvals:
-        w.writerow(_csv_row({"section": "approval", "table": a["table"], "round": a["round"], "rule": a["kind"],
+        w.writerow(_csv_row({"section": "approval", "table": a["table"], "pit": a.get("pit", ""), "round": a["round"],
+                             "rule": a["kind"],
                              "message": f"{a['by']}: {a['reason']}"}))  # fmt: skip
     from tables.services.accounting import report_csv_rows
 

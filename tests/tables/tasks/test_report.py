@@ -64,6 +64,8 @@ def test_the_report_files_are_written_and_listed(floor, reports_dir):
     assert sum(D(r["handle"]) for r in day_rows) == D("80.00")
     assert sum(D(r["win"]) for r in day_rows) == D("5.00")
     assert [r["message"] for r in rows if r["section"] == "discrepancy"] == ["seat 1 main: paid 20.00, due 10.00"]
+    pits = {r["pit"] for r in rows if r["section"] in ("discrepancy", "approval")}
+    assert pits == {floor[1].table.pit.name}  # each discrepancy and approval names its pit, as the hold rows do
     assert report.summary["rounds"] == 7
 
 
