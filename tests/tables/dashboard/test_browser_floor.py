@@ -143,6 +143,7 @@ def test_the_alert_filters(browser, asgi_server, pit_boss, dealer, demo_casino):
 
 @pytest.mark.parametrize("persona, password_user, place", [
     ("dealer", "dealer", "/tablet/"), ("pit_boss", "pitboss", "/dashboard/"), ("games_manager", "manager", "/admin/"),
+    ("auditor", "auditor", "/dashboard/"),
 ])
 def test_the_landing_page_sends_each_role_to_its_place(browser, live_server, request, persona, password_user, place):
     user = request.getfixturevalue(persona)
@@ -158,6 +159,24 @@ def test_the_landing_page_sends_each_role_to_its_place(browser, live_server, req
     page.fill("input[name=password]", "a-long-test-password-1")
     page.click("button[type=submit], input[type=submit]")
     page.wait_for_url(f"{live_server.url}{place}**", timeout=10_000)
+    context.close()
+
+
+@pytest.mark.parametrize("persona, place", [("pit_boss", "/dashboard/"), ("auditor", "/dashboard/"),
+                                            ("games_manager", "/admin/"), ("dealer", "/tablet/")])
+def test_signing_in_at_the_sign_in_page_itself_goes_to_the_roles_place(browser, live_server, request, persona, place):
+    """Straight to /tablet/login/ (a bookmark, the README's sign-in page): a pit boss lands on the floor,
+    not on the dealer's table picker."""
+    user = request.getfixturevalue(persona)
+    user.set_password("a-long-test-password-1")
+    user.save()
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto(f"{live_server.url}/tablet/login/")
+    page.fill("input[name=username]", user.get_username())
+    page.fill("input[name=password]", "a-long-test-password-1")
+    page.click("button[type=submit], input[type=submit]")
+    page.wait_for_url(f"{live_server.url}{place}", timeout=10_000)
     context.close()
 
 
