@@ -97,6 +97,12 @@ def round_get(*, user: Any, pk: int) -> Round:
     return Round.objects.select_related("table", "table__game", "rule_set", "pay_table", "shoe").get(pk=pk)
 
 
+def round_fresh(pk: int) -> Round:
+    """The round as stored now, with the rows its document reads (rule set, pay table, shoe) in the same
+    query: what a command answers after its write."""
+    return Round.objects.select_related("rule_set", "pay_table", "shoe").get(pk=pk)
+
+
 def scan_image_url(scan_id: int) -> str:
     """Where a scan's image is served to those who may read its round (never public media)."""
     return reverse("api-scan-image", args=[scan_id])
