@@ -60,6 +60,7 @@
     const seen = refusals;
     const run = queue.then(() => {
       if (refusals !== seen) return null;
+      if (opts.still && !opts.still()) return null; // the tap was meant for a moment the round has left
       // The round's version as the previous command left it (a game's commands carry the game's own).
       if (body && "version" in body && round && url.startsWith(`/api/rounds/${round.id}/`)) body = { ...body, version: round.version };
       return send(url, body, opts);
@@ -855,9 +856,17 @@
   }
   async function decide(action, amount) {
     // A hit or double is sent at once; the server then asks for its card, which comes picked or scanned.
+    // Meant for the player on screen now (who): a second tap that lands while the first is on its way
+    // would otherwise be sent after it and decide for the next player (a double tap on Stand stood two
+    // seats).  Dropped here once the turn has passed; the server refuses it too (409) if it gets there.
+    const who = round.next && round.next.actor;
     const body = { action, version: round.version };
+    if (who) body.who = who;
     if (amount !== undefined) body.amount = amount;
-    const r = await command(`/api/rounds/${round.id}/decisions/`, body);
+    const id = round.id;
+    const still = () => !!round && round.id === id && !!round.next && round.next.actor === who &&
+      round.state === "in_play" && round.next.needs === "decision";
+    const r = await command(`/api/rounds/${round.id}/decisions/`, body, { still });
     if (r) { round = r; render(); }
   }
   async function sendCard(code) {

@@ -627,3 +627,29 @@ def test_a_poll_that_read_the_round_before_it_was_paid_does_not_undo_the_payment
     assert page.is_visible("#closed-flag")
     assert not page.is_visible("#btn-paid")
     page.unroute("**/api/rounds/*/")
+
+
+def test_a_double_tap_on_stand_stands_one_seat_not_the_next(browser, live_server, demo_casino, dealer):
+    """Taps queue while a command is on its way; a second tap on Stand, landing before the first was answered,
+    was sent after it with the version it left and stood the next seat too. A decision is meant for the
+    player on screen when tapped: the tablet names them (``who``), so the server cannot apply it to another."""
+    import time
+
+    table = demo_casino.tables["unlimited-blackjack"]
+    page = take_table(browser, live_server, table, dealer)
+    page.click("[data-chip='1-main-500']")
+    page.click("[data-chip='3-main-500']")
+    page.click("#btn-open")
+    for code in ["TS", "9S", "5D", "8H", "7C", "TD"]:  # seat 1: 18, seat 3: 17, dealer 5
+        pick(page, code)
+    page.wait_for_selector("#prompt:has-text('Seat 1')")
+    page.route("**/decisions/", lambda route: (time.sleep(0.8), route.continue_()))
+    page.click("[data-action='stand']")
+    page.click("[data-action='stand']", force=True)  # the same button, its first tap still on its way
+    page.wait_for_selector("#prompt:has-text('Seat 3')")
+    page.wait_for_timeout(2500)  # the second tap, if it went, is answered by now
+    page.unroute("**/decisions/")
+    rnd = Round.objects.get(table=table)
+    assert list(rnd.decisions.values_list("actor", "action")) == [("seat:1", "stand")]
+    assert rnd.prompt["actor"] == "seat:3" and rnd.prompt["needs"] == "decision"
+    assert page.is_hidden("#error")  # a tap meant for a turn already over is dropped, not an error
