@@ -214,8 +214,9 @@ def _behind_words(b: dict[str, Any], doubled_to: list[str] | None = None) -> str
     main = b.get("wagers", {}).get("main", "")
     along = "doubles along" if b.get("double_along") else "does not double along"
     follow = "follows both hands" if b.get("follow_split", "both") == "both" else "follows the first hand"
-    doubled = f", doubled along to {' and '.join(doubled_to)}" if doubled_to else ""
-    return f"behind {main}{doubled}, {along}, {follow}"
+    if doubled_to:  # it did double along: said once, with the stake now
+        along = f"doubled along to {' and '.join(doubled_to)}"
+    return f"behind {main}, {along}, {follow}"
 
 
 _WAGER_WORDS = {"main": "main bet", "perfect-pairs": "Perfect Pairs bet", "21+3": "21+3 bet"}

@@ -42,7 +42,7 @@ def test_a_doubled_hand_shows_the_stake_at_risk_from_the_engine(bj_table, dealer
     seat = body["view"]["seats"][0]
     assert seat["bets"] == "main bet 10.00, doubled to 20.00"
     assert seat["hands"][0]["stake"] == "20.00"
-    assert seat["behind"] == ["behind 5.00, doubled along to 10.00, doubles along, follows both hands"]
+    assert seat["behind"] == ["behind 5.00, doubled along to 10.00, follows both hands"]
     body = ok(card(dealer_api, rid, "9D"))
     assert body["view"]["seats"][0]["bets"] == "main bet 10.00, doubled to 20.00"
 
