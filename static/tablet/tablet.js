@@ -1017,8 +1017,11 @@
       el("h4", { "data-recall-round": x.number, text: `Round ${x.number} · ${x.state_label} · ${when(x)}` }),
       el("div", {}, ...x.cards.map(cardChip)),
       el("div", { text: x.decisions.map((d) => `${placeWords(d.actor)} ${d.action}`).join(", ") }),
-      el("div", { text: x.settlement.map((l) => `seat ${l.seat} ${l.bet} ${l.result} ${l.net}`).join("; ") }),
-      el("div", { text: x.payments.filter((p) => !p.superseded).map((p) => `paid seat ${p.seat} ${p.kind} ${p.amount}`).join("; ") }),
+      // Bets in the words of the settlement table ("Perfect Pairs", "Insurance behind", "Main bet, hand 2"), not API keys.
+      el("div", { "data-recall-lines": x.number, text: x.settlement.map((l) => `Seat ${l.seat} ${betWords(l.bet)}` +
+        (l.hand !== null && l.hand !== undefined ? `, hand ${l.hand + 1}` : "") + `: ${l.result} ${l.net}`).join("; ") }),
+      el("div", { "data-recall-paid": x.number, text: x.payments.filter((p) => !p.superseded)
+        .map((p) => `Paid seat ${p.seat} ${betWords(p.kind)} ${p.amount}`).join("; ") }),
       x.approvals.length ? el("div", { text: "approved: " + x.approvals.map((a) => `${a.kind} by ${a.approved_by} (${a.reason})`).join("; ") }) : null,
       x.cards.some((c) => c.corrected_from) ? el("div", { text: "corrections: " + x.cards.filter((c) => c.corrected_from)
         .map((c) => `${c.corrected_from}→${c.code} by ${c.corrected_by}` + (c.correction_reason ? ` (${c.correction_reason})` : ""))

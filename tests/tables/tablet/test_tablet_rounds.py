@@ -304,6 +304,9 @@ def test_a_reload_right_after_paying_still_shows_the_round_just_closed_until_the
     page.wait_for_selector("#recall-dialog[open]")
     when = moment_text(timezone.localtime(rnd.opened_at))
     assert page.inner_text("[data-recall-round='1']") == f"Round 1 · closed · {when}"
+    # The bets in the settlement table's words, not the API's keys ("seat 1 main win 5.00").
+    assert page.inner_text("[data-recall-lines='1']") == "Seat 1 Main bet: win 5.00"
+    assert page.inner_text("[data-recall-paid='1']") == "Paid seat 1 Main bet 5.00"
     page.click("[data-cmd='recall-close']")
     page.click("#btn-next")  # put away: a reload does not bring it back
     page.wait_for_selector("#round", state="hidden")
