@@ -64,6 +64,9 @@ class RoundSerializer(serializers.Serializer):
     approval_reason = serializers.CharField(allow_blank=True)
     approvals = serializers.ListField(child=serializers.DictField())
     opened_at = serializers.CharField()
+    opened_words = serializers.CharField(
+        required=False, help_text="when the round opened, in words on the casino's clock: Wed 25 Nov 22:00"
+    )
     settled_at = serializers.CharField(allow_null=True)
     closed_at = serializers.CharField(allow_null=True)
     view = serializers.DictField(allow_null=True, required=False,

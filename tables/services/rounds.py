@@ -51,6 +51,7 @@ from tables.services.common import (
     required_reason,
 )
 from tables.services.stacks import _bluffjack_carry, _bluffjack_game_new
+from tables.services.tables import shoe_shuffle
 
 
 def _prompt(game: str, state: Any) -> dict[str, Any]:
@@ -141,13 +142,14 @@ def round_open(*, table: Table, seats: object, actor: Any, bluffjack_game: Bluff
         if Round.objects.filter(table=table, state__in=(RoundState.IN_PLAY, RoundState.PAUSED)).exists():
             raise Conflict("a round is already in play at this table")
         shoe = current_shoe(table)
-        if shoe is None:
+        game = table.game.slug
+        fresh = "fresh-shoe" in game_spec(game).capabilities  # every hand from a fresh shoe: shuffled below
+        if shoe is None and not fresh:
             raise Conflict("shuffle the shoe before the first round")
-        if engine_shoe(shoe).shuffle_due:
+        if shoe is not None and not fresh and engine_shoe(shoe).shuffle_due:
             raise Conflict("the shoe must be shuffled before the next round")
         setup = _setup_of(seats)
         _check_limits(table, setup)
-        game = table.game.slug
         carries_stacks = "stacks" in game_spec(game).capabilities  # a game of hands (Bluffjack): stacks carry over
         if bluffjack_game is not None:
             setup.update(carry=bluffjack_game.carry, house=bluffjack_game.house, set_aside=bluffjack_game.set_aside)
@@ -156,6 +158,13 @@ def round_open(*, table: Table, seats: object, actor: Any, bluffjack_game: Bluff
             if playing is not None:
                 raise Conflict(f"Bluffjack game {playing.number} is playing at this table: deal its next hand "
                                "(the stacks carry over) or end it first")  # fmt: skip
+        if fresh and (shoe is None or engine_shoe(shoe).cards_dealt):
+            # Every hand is dealt from a fresh shoe (the engine's rule): the shuffle is implied, so it is
+            # recorded here rather than asked of the dealer, as a shuffle like any other (its event, the
+            # players told, an audit event): the shuffle audit still sees every fresh shoe.
+            number = (bluffjack_game.hands_played + 1) if bluffjack_game is not None else 1
+            shoe = shoe_shuffle(table=table, actor=actor, reason=f"a fresh shoe for hand {number} (every hand)")
+        assert shoe is not None
         rules_params = dict(table.rule_set.params)
         pay_lines = table.pay_table.as_engine_json()
         table_minimum = table.min_bet

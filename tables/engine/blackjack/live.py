@@ -31,7 +31,7 @@ from ..settlement import SettlementLine
 from ..shoe import Reshuffled, Shoe
 from ..strategy import Chart, recommend
 from .hands import describe_total, hand_total, is_ace, is_blackjack, is_ten_value, same_value
-from .outcome import BehindPlay, DealerView, HandPlay, SeatPlay, Settler, half, round_is_live
+from .outcome import BehindPlay, DealerView, HandPlay, SeatPlay, Settler, half, round_is_live, stake
 from .verification import side_bets_of
 
 
@@ -739,7 +739,7 @@ def cancel(state: BlackjackRound, reason: str = "the round could not be complete
         out = lines.setdefault(s.number, [])
         split = len(s.hands) > 1
         for i, h in enumerate(s.hands):
-            out.append(SettlementLine("main", s.bet.main * (2 if h.doubled else 1), "refund", zero, why,
+            out.append(SettlementLine("main", stake(s.bet.main, h.doubled), "refund", zero, why,
                                       i if split else None))
         for bet, amount in (("perfect-pairs", s.bet.perfect_pairs), ("21+3", s.bet.twenty_one_plus_three),
                             ("insurance", s.insurance)):
