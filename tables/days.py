@@ -15,6 +15,12 @@ def day_text(value: date) -> str:
     return f"{value:%a} {value.day} {value:%b %Y}"
 
 
+def moment_text(value: datetime) -> str:
+    """A moment as the dashboard writes it: ``Wed 25 Nov 22:00`` (the templates' ``D j M H:i``), in the
+    time zone ``value`` carries (pass it through ``timezone.localtime`` for the casino's clock)."""
+    return f"{value:%a} {value.day} {value:%b %H:%M}"
+
+
 def parse_day(raw: str, today: date) -> date | None:
     """The day typed in a day box, or None when it is not a day (``today`` gives the year left out)."""
     text = " ".join(raw.replace(",", " ").split())

@@ -12,6 +12,7 @@
   // What this game offers, sent by the server from the game registry (tables/engine/games.py).
   const CAN = new Set((app.dataset.capabilities || "").split(" ").filter(Boolean));
   const POT = CAN.has("pot");
+  const FRESH = CAN.has("fresh-shoe"); // every hand from a fresh shoe: the server records its shuffle as the hand opens
   const SEATS = Number(app.dataset.seats);
   const PIT = app.dataset.pitBoss === "1";
   const DEALS = app.dataset.dealer === "1"; // the user may hold a table (the dealer role)
@@ -19,6 +20,7 @@
   const USER = app.dataset.user;
   const LIVE = app.dataset.live === "1";
   const PENDING = "tablet-pending-" + TABLE;
+  const DISMISSED = "tablet-dismissed-" + TABLE; // the ended round the dealer put away ("Next round")
   const { $, el } = window.TabletKit;
 
   let table = null;
@@ -58,6 +60,7 @@
     const seen = refusals;
     const run = queue.then(() => {
       if (refusals !== seen) return null;
+      if (opts.still && !opts.still()) return null; // the tap was meant for a moment the round has left
       // The round's version as the previous command left it (a game's commands carry the game's own).
       if (body && "version" in body && round && url.startsWith(`/api/rounds/${round.id}/`)) body = { ...body, version: round.version };
       return send(url, body, opts);
@@ -177,8 +180,15 @@
       game = g.ok && g.data.length && g.data[0].state === "playing" ? g.data[0] : null;
       last = g.ok && g.data.length ? g.data[0] : null;
     }
+    const ended = t.data.last_round; // no round open: the one that just ended, until the next opens
     if (t.data.round) {
       const r = await request("GET", `/api/rounds/${t.data.round}/`);
+      next = r.ok ? r.data : null;
+    } else if (ended && String(ended) !== localStorage.getItem(DISMISSED) &&
+        !(round && round.id === ended && ["closed", "cancelled"].includes(round.state))) {
+      // A reload (or another tablet) right after the payment: the round just closed is still shown,
+      // with its result, until the dealer taps "Next round" or opens one.
+      const r = await request("GET", `/api/rounds/${ended}/`);
       next = r.ok ? r.data : null;
     } else if (round && !["closed", "cancelled"].includes(round.state)) {
       const r = await request("GET", `/api/rounds/${round.id}/`);
@@ -210,7 +220,7 @@
     $("btn-recall").hidden = CAN.has("scoring");
     $("shoe").hidden = CAN.has("scoring") && $("btn-take").hidden && $("btn-handover").hidden;
     const inPlay = round && ["in_play", "paused", "settled", "mismatch"].includes(round.state);
-    $("new-round").hidden = !LIVE || inPlay || table.dealer === null || !table.shoe ||
+    $("new-round").hidden = !LIVE || inPlay || table.dealer === null || (!table.shoe && !FRESH) ||
       (POT && bjGame && round && round.state === "closed"); // the closed hand's panel holds the next-hand button
     $("round").hidden = !round;
     if (!$("new-round").hidden) renderNewRound();
@@ -222,6 +232,7 @@
     const s = table.shoe;
     // A scoring game (Contract Rummy) keeps its own stock, shown with the game: no shoe gauge, no shuffle.
     for (const id of ["shoe-fill", "shoe-text", "btn-shuffle"]) $(id).closest(".gauge, span, button").hidden = CAN.has("scoring");
+    $("btn-shuffle").hidden = CAN.has("scoring") || FRESH; // a fresh shoe every hand: nothing to shuffle by hand
     $("shoe-cut").hidden = CAN.has("scoring");
     const mine = table.dealer === USER;
     $("btn-take").hidden = mine || !(DEALS || PIT) || (table.dealer !== null && !PIT);
@@ -239,13 +250,13 @@
     const inPlay = round && ["in_play", "paused"].includes(round.state);
     $("btn-shuffle").disabled = !!inPlay || table.dealer === null;
     if (!s) {
-      $("shoe-text").textContent = "No shoe yet: shuffle to start";
+      $("shoe-text").textContent = FRESH ? "A fresh shoe every hand: shuffled as each hand opens" : "No shoe yet: shuffle to start";
       $("shuffle-due").hidden = true;
       $("shoe-fill").style.width = "0";
       return;
     }
-    if (POT) {
-      // A pot game deals every hand from a fresh shoe: no shuffle point to watch.
+    if (FRESH) {
+      // Every hand from a fresh shoe (recorded as a shuffle when the hand opens): no shuffle point to watch.
       $("shoe-fill").style.width = (100 * s.cards_dealt / s.size).toFixed(1) + "%";
       $("shoe-cut").hidden = true;
       $("shoe-text").textContent = `Shoe ${s.number}: ${s.cards_dealt} cards dealt this hand (a fresh shoe every hand)`;
@@ -468,7 +479,8 @@
     if (v.kind === "pot") return renderPot(r, v, bySeq);
     for (const s of v.seats) {
       const seat = r.seats.find((x) => x.seat === s.seat) || { wagers: {} };
-      const w = Object.entries(seat.wagers).map(([k, a]) => `${BET_WORDS[k] || k} ${a}`).join(" · ") +
+      // The bets as they stand (a double's stake included), in the server's words from the engine's stakes.
+      const w = s.bets || Object.entries(seat.wagers).map(([k, a]) => `${BET_WORDS[k] || k} ${a}`).join(" · ") +
         (s.insurance ? ` · insurance ${s.insurance}` : "");
       hands.append(el("div", { class: "hand seat" + (s.split ? " split" : ""), "data-hand": `seat:${s.seat}` },
         el("h4", { text: s.label }),
@@ -638,7 +650,10 @@
       if (over) pay.append(el("p", { class: "flag ok", id: "game-over", text: over.winner ?
         `Game ${over.number} over: ${over.winner} holds every chip (${over.stacks[over.winner]} chips)` :
         `Game ${over.number} ${over.state_label}` }));
-      pay.append(el("button", { class: "btn primary big", id: "btn-next", text: "Next round", onclick: () => { round = null; payCents = {}; seatsPaid.clear(); refresh(); } }));
+      pay.append(el("button", { class: "btn primary big", id: "btn-next", text: "Next round", onclick: () => {
+        localStorage.setItem(DISMISSED, String(r.id));
+        round = null; payCents = {}; seatsPaid.clear(); refresh();
+      } }));
     }
     const mm = $("mismatch");
     mm.hidden = r.state !== "mismatch";
@@ -816,6 +831,8 @@
       round = r;
       payCents = {};
       seatsPaid.clear();
+      localStorage.removeItem(DISMISSED);
+      if (FRESH) toast("A fresh shoe for this hand: tell the players");
       for (const k of Object.keys(bets)) delete bets[k];
       await refresh();
     }
@@ -826,7 +843,8 @@
       round = r;
       payCents = {};
       seatsPaid.clear();
-      toast("Shoe reshuffled for the new hand: tell the players");
+      localStorage.removeItem(DISMISSED);
+      toast("A fresh shoe for this hand: tell the players");
       await refresh();
     }
   }
@@ -838,9 +856,17 @@
   }
   async function decide(action, amount) {
     // A hit or double is sent at once; the server then asks for its card, which comes picked or scanned.
+    // Meant for the player on screen now (who): a second tap that lands while the first is on its way
+    // would otherwise be sent after it and decide for the next player (a double tap on Stand stood two
+    // seats).  Dropped here once the turn has passed; the server refuses it too (409) if it gets there.
+    const who = round.next && round.next.actor;
     const body = { action, version: round.version };
+    if (who) body.who = who;
     if (amount !== undefined) body.amount = amount;
-    const r = await command(`/api/rounds/${round.id}/decisions/`, body);
+    const id = round.id;
+    const still = () => !!round && round.id === id && !!round.next && round.next.actor === who &&
+      round.state === "in_play" && round.next.needs === "decision";
+    const r = await command(`/api/rounds/${round.id}/decisions/`, body, { still });
     if (r) { round = r; render(); }
   }
   async function sendCard(code) {
@@ -988,11 +1014,14 @@
     const r = await request("GET", `/api/tables/${TABLE}/recall/`);
     if (!r.ok) return showError(r.data);
     $("recall-list").replaceChildren(...r.data.map((x) => el("div", { class: "recall" },
-      el("h4", { "data-recall-round": x.number, text: `Round ${x.number} · ${x.state_label} · ${when(x.opened_at)}` }),
+      el("h4", { "data-recall-round": x.number, text: `Round ${x.number} · ${x.state_label} · ${when(x)}` }),
       el("div", {}, ...x.cards.map(cardChip)),
       el("div", { text: x.decisions.map((d) => `${placeWords(d.actor)} ${d.action}`).join(", ") }),
-      el("div", { text: x.settlement.map((l) => `seat ${l.seat} ${l.bet} ${l.result} ${l.net}`).join("; ") }),
-      el("div", { text: x.payments.filter((p) => !p.superseded).map((p) => `paid seat ${p.seat} ${p.kind} ${p.amount}`).join("; ") }),
+      // Bets in the words of the settlement table ("Perfect Pairs", "Insurance behind", "Main bet, hand 2"), not API keys.
+      el("div", { "data-recall-lines": x.number, text: x.settlement.map((l) => `Seat ${l.seat} ${betWords(l.bet)}` +
+        (l.hand !== null && l.hand !== undefined ? `, hand ${l.hand + 1}` : "") + `: ${l.result} ${l.net}`).join("; ") }),
+      el("div", { "data-recall-paid": x.number, text: x.payments.filter((p) => !p.superseded)
+        .map((p) => `Paid seat ${p.seat} ${betWords(p.kind)} ${p.amount}`).join("; ") }),
       x.approvals.length ? el("div", { text: "approved: " + x.approvals.map((a) => `${a.kind} by ${a.approved_by} (${a.reason})`).join("; ") }) : null,
       x.cards.some((c) => c.corrected_from) ? el("div", { text: "corrections: " + x.cards.filter((c) => c.corrected_from)
         .map((c) => `${c.corrected_from}→${c.code} by ${c.corrected_by}` + (c.correction_reason ? ` (${c.correction_reason})` : ""))
@@ -1002,14 +1031,9 @@
     $("recall-dialog").showModal();
     $("recall-dialog").scrollTop = 0; // the newest round first in sight (showModal focused Close, at the bottom)
   }
-  // When a round opened, on this tablet's clock ("14:05" today, "Tue 25 Nov 14:05" before): not the
-  // server's ISO time in UTC.
-  function when(iso) {
-    const d = new Date(iso);
-    const hm = d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hour12: false });
-    return d.toDateString() === new Date().toDateString() ? hm :
-      d.toLocaleDateString([], { weekday: "short", day: "numeric", month: "short" }) + " " + hm;
-  }
+  // When a round opened, in the dashboard's words on the casino's clock ("Wed 25 Nov 22:00", the round
+  // document's opened_words): never the browser's locale ("Wed, Nov 25") nor the server's ISO time.
+  const when = (x) => x.opened_words || "";
 
   app.addEventListener("click", (ev) => {
     const b = ev.target.closest("[data-cmd],[data-cancel-reason],[data-shuffle-reason],[data-key],[data-handover]");

@@ -21,14 +21,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Literal
 
 import numpy as np
 
-from tables.engine.blackjack.hands import card_points
 from tables.engine.cards import Card
 from tables.engine.rulesets import BlackjackRules
+from tables.engine.strategy import Chart
+from tables.engine.strategy import recommend as chart_recommend
 
 from .dealer import (
     BLACKJACK,
@@ -204,31 +205,15 @@ class Strategy:
     after_split: dict[int, dict[tuple[int, bool], str]]
     ev: dict[int, dict[str, dict[str, float]]]  # [up]["hard 16"|"soft 18"|"pair 8"][action] -> EV
 
+    @cached_property
+    def chart(self) -> Chart:
+        """The strategy as the engine reads it (``tables.engine.strategy.Chart``)."""
+        return Chart(self.hard, self.soft, self.pairs, self.multi)
+
     def action(self, up: int, cards: list[int], *, can_double: bool, can_split: bool,
                can_surrender: bool) -> str:
         """The play for a hand of card classes against up card class ``up``."""
-        hard = sum(c + 1 for c in cards)
-        ace = 0 in cards
-        if hard > 21:
-            return "S"
-        total = soft_total(hard, ace)
-        if len(cards) == 2 and can_split and cards[0] == cards[1]:
-            choice = self.pairs[up][cards[0]]
-            if choice == "P":
-                return "P"
-        if len(cards) == 2 and (can_double or can_surrender):
-            table = self.soft if total != hard else self.hard
-            entry = table[up].get(total)
-            if entry:
-                first, _, fallback = entry.partition("/")
-                if first == "D" and can_double:
-                    return "D"
-                if first == "R" and can_surrender:
-                    return "R"
-                if first in ("S", "H"):
-                    return first
-                return fallback or self.multi[up][(hard, ace)]
-        return self.multi[up][(hard, ace)]
+        return self.chart.action(up, cards, can_double=can_double, can_split=can_split, can_surrender=can_surrender)
 
 
 def _entry(opts: dict[str, float], fallback_opts: dict[str, float]) -> str:
@@ -398,19 +383,17 @@ def cached_strategy(rules: BlackjackRules) -> Strategy:
     return compute_strategy(rules)
 
 
-_WORDS = {"S": "stand", "H": "hit", "D": "double", "P": "split", "R": "surrender"}
-
-
 def recommend(rules: BlackjackRules, player_cards: Sequence[Card], dealer_up: Card, can_double: bool,
               can_split: bool, can_surrender: bool) -> str:
     """The computed basic-strategy play, with the signature of ``tables.engine.strategy.recommend``.
 
     Answers ``hit``, ``stand``, ``double``, ``split`` or ``surrender`` from the total-dependent
-    strategy computed for ``rules`` (Mini Blackjack's hints use it).
+    strategy computed for ``rules``, read by the engine as a ``Chart`` (Mini Blackjack's hints).
     """
-    cards = [card_points(c) - 1 for c in player_cards]  # classes: Ace 0 .. ten-valued 9
-    up = card_points(dealer_up) - 1
-    if sum(c + 1 for c in cards) > 21:
-        return "stand"
-    strat = cached_strategy(rules)
-    return _WORDS[strat.action(up, cards, can_double=can_double, can_split=can_split, can_surrender=can_surrender)]
+    return chart_recommend(rules, player_cards, dealer_up, can_double, can_split, can_surrender,
+                           chart=cached_strategy(rules).chart)
+
+
+def hint_chart(rules: BlackjackRules) -> Chart:
+    """The chart the live round's hints read for ``rules`` (computed once per rule set)."""
+    return cached_strategy(rules).chart

@@ -64,6 +64,9 @@ class RoundSerializer(serializers.Serializer):
     approval_reason = serializers.CharField(allow_blank=True)
     approvals = serializers.ListField(child=serializers.DictField())
     opened_at = serializers.CharField()
+    opened_words = serializers.CharField(
+        required=False, help_text="when the round opened, in words on the casino's clock: Wed 25 Nov 22:00"
+    )
     settled_at = serializers.CharField(allow_null=True)
     closed_at = serializers.CharField(allow_null=True)
     view = serializers.DictField(allow_null=True, required=False,
@@ -217,8 +220,7 @@ def _valid(serializer_class: type[serializers.Serializer], request: Request) -> 
 
 
 def _round_answer(rnd: Round, status: int = 200) -> Response:
-    rnd.refresh_from_db()
-    return Response(RoundSerializer(selectors.round_document(rnd)).data, status=status)
+    return Response(RoundSerializer(selectors.round_document(selectors.round_fresh(rnd.pk))).data, status=status)
 
 
 def _round_or_404(pk: int) -> Round:
@@ -288,9 +290,8 @@ class RoundScanView(ApiView):
     def _store(self, request: Request, pk: int, *, reading: services.ScanReading, version: int | None) -> Response:
         result = services.round_scan_card(round=_round_or_404(pk), reading=reading, actor=request.user,
                                           expected_version=version)  # fmt: skip
-        result.round.refresh_from_db()
         return Response(ScanAnswerSerializer({
-            "round": selectors.round_document(result.round), "scan": result.scan.pk,
+            "round": selectors.round_document(selectors.round_fresh(result.round.pk)), "scan": result.scan.pk,
             "image": selectors.scan_image_url(result.scan.pk), "sha256": result.scan.sha256,
             "recorded": [c.code for c in result.recorded], "needs_confirmation": result.needs_confirmation,
             "candidates": result.candidates, "guesses": result.guesses,

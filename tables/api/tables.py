@@ -33,7 +33,10 @@ class TableSerializer(serializers.Serializer):
     pay_table = serializers.DictField()
     dealer = serializers.CharField(allow_null=True)
     shoe = serializers.DictField(allow_null=True)
-    round = serializers.IntegerField(allow_null=True)
+    round = serializers.IntegerField(allow_null=True, help_text="the open round (in play, paused, awaiting payment)")
+    last_round = serializers.IntegerField(
+        allow_null=True, required=False,
+        help_text="no round open: the latest round, when it has ended (closed or cancelled), until the next one opens")
     limits = serializers.DictField(required=False, help_text="per bet kind: {min, max}; and max_bets_behind")
 
 

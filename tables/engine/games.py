@@ -32,6 +32,8 @@ class GameSpec:
     verify_module: str  # provides verify(request) -> dict
     live_module: str | None  # the live adapter (tables.engine.live.LiveAdapter), None when not played live
     # What the tablet offers for this game (sent by the server; the tablet checks no game slugs).
+    # "fresh-shoe": every hand is dealt from a fresh shoe (Bluffjack's engine starts each hand with a
+    # new shoe), so the shuffle is implied and recorded as each hand opens, never asked of the dealer.
     capabilities: frozenset[str] = frozenset()
     main_edge: MainEdge = "none"
     # The rules settle a round interrupted this long as if the player stood (Mini Blackjack's 48-hour rule;
@@ -66,7 +68,7 @@ GAMES: dict[str, GameSpec] = {
                  settles_after_interruption=True),
         GameSpec("bluffjack", "Bluffjack", "pot", "bluffjack.txt", 7, 7,
                  "tables.engine.bluffjack", "tables.engine.bluffjack.adapter",
-                 frozenset({"pot", "stacks"})),
+                 frozenset({"pot", "stacks", "fresh-shoe"})),
         GameSpec("contract-rummy", "Contract Rummy", "scoring", "dealer-upcard-and-contract-rummy.txt", 8, 8,
                  "tables.engine.rummy", None, frozenset({"scoring", "jokers"})),
     )

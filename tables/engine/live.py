@@ -24,6 +24,7 @@ from .round import DecisionMade, Prompt
 from .rulesets import rules_from_params
 from .settlement import SettlementLine
 from .shoe import Shoe
+from .strategy import Chart
 
 
 class GameNotAvailable(InvalidInput):
@@ -38,7 +39,7 @@ class LiveAdapter(Protocol):
 
     def next_step(self, state: Any) -> Prompt: ...
 
-    def hint(self, state: Any) -> str | None: ...
+    def hint(self, state: Any, chart: Chart | None = None) -> str | None: ...
 
     def draws_card(self, action: str) -> bool: ...
 
@@ -79,11 +80,12 @@ def next_step(game: str, state: Any) -> Prompt:
     return adapter(game).next_step(state)
 
 
-def next_step_json(game: str, state: Any) -> dict[str, Any]:
-    """The prompt as JSON, with the game's hint where it gives one (Mini Blackjack)."""
+def next_step_json(game: str, state: Any, chart: Chart | None = None) -> dict[str, Any]:
+    """The prompt as JSON, with the game's hint where it gives one (Mini Blackjack), read from ``chart``
+    (the strategy the game math computed for the rule set) when the caller has one."""
     out = next_step(game, state).as_json()
     if out.get("needs") == "decision":
-        hint = adapter(game).hint(state)
+        hint = adapter(game).hint(state, chart)
         if hint is not None:
             out["hint"] = hint
     return out

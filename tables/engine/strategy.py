@@ -14,13 +14,15 @@ stands on soft 17 with double after split, as published in the Wikipedia article
   early surrender: give up hard 5-7 and 12-17 and the pairs 3-3, 6-6, 7-7, 8-8; with a peek it is a
   late surrender: hard 16 (and 15 and 17 when the dealer hits soft 17).
 
-This table is a stand-in: the game-math package computes the exact strategy of a rule set, and
-``recommend`` keeps the same signature so that computed tables can replace it.
+This table is a stand-in: the game-math package (``tables.analysis.blackjack``) computes the exact
+strategy of a rule set and hands it to the engine as data, a ``Chart``; ``recommend`` reads that chart
+when it is given one.  The engine imports nothing from the analysis.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from .cards import Card
@@ -78,6 +80,45 @@ _PAIRS_NO_DAS: dict[int, str] = _PAIRS_DAS | {
     6: "HPPPPHHHHH",
 }
 _POINTS = (0, 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 1)
+_WORDS = {"S": STAND, "H": HIT, "D": DOUBLE, "P": SPLIT, "R": SURRENDER}
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A computed total-dependent basic strategy, as data: what the game math gives the engine.
+
+    Cards are classes (Ace 0, 2 to 9 as 1 to 8, ten-valued 9); up cards likewise.  Two-card cells
+    name the play with its fallback (``"D/H"``: double, else hit; ``"R/S"``; ``"P"``; ``"H"``);
+    ``multi`` gives the play of any other hand by its hard total and whether it holds an Ace.
+    """
+
+    hard: Mapping[int, Mapping[int, str]]  # [up][total] -> cell
+    soft: Mapping[int, Mapping[int, str]]
+    pairs: Mapping[int, Mapping[int, str]]  # [up][card class] -> cell
+    multi: Mapping[int, Mapping[tuple[int, bool], str]]  # [up][(hard, ace)] -> S/H
+
+    def action(self, up: int, cards: Sequence[int], *, can_double: bool, can_split: bool,
+               can_surrender: bool) -> str:
+        """The play (S, H, D, P, R) for a hand of card classes against up card class ``up``."""
+        hard = sum(c + 1 for c in cards)
+        ace = 0 in cards
+        if hard > 21:
+            return "S"
+        total = hard + 10 if ace and hard <= 11 else hard
+        if len(cards) == 2 and can_split and cards[0] == cards[1] and self.pairs[up][cards[0]] == "P":
+            return "P"
+        if len(cards) == 2 and (can_double or can_surrender):
+            entry = (self.soft if total != hard else self.hard)[up].get(total)
+            if entry:
+                first, _, fallback = entry.partition("/")
+                if first == "D" and can_double:
+                    return "D"
+                if first == "R" and can_surrender:
+                    return "R"
+                if first in ("S", "H"):
+                    return first
+                return fallback or self.multi[up][(hard, ace)]
+        return self.multi[up][(hard, ace)]
 
 
 def _column(up: Card) -> int:
@@ -102,13 +143,18 @@ def recommend(
     can_double: bool,
     can_split: bool,
     can_surrender: bool,
+    chart: Chart | None = None,
 ) -> str:
-    """The basic-strategy action (hit, stand, double, split, surrender) for a hand against an up card."""
-    if getattr(rules, "single_player", False):
-        # Mini Blackjack's hints come from the strategy computed for its rule set (game math, issue 6).
-        from tables.analysis.blackjack import recommend as computed
+    """The basic-strategy action (hit, stand, double, split, surrender) for a hand against an up card.
 
-        return computed(rules, player_cards, dealer_up, can_double, can_split, can_surrender)  # type: ignore[arg-type]
+    With a ``chart`` (the strategy the game math computed for this rule set) the chart decides;
+    without one, the published chart above with its rule changes.
+    """
+    if chart is not None:
+        classes = [_POINTS[c.rank] - 1 for c in player_cards]  # type: ignore[index]
+        up = _POINTS[dealer_up.rank] - 1  # type: ignore[index]
+        return _WORDS[chart.action(up, classes, can_double=can_double, can_split=can_split,
+                                   can_surrender=can_surrender)]
     points = [_POINTS[c.rank] for c in player_cards]  # type: ignore[index]
     hard = sum(points)
     soft = 1 in points and hard <= 11

@@ -25,6 +25,7 @@ from tables.selectors.rounds import (
     engine_shoe,
     engine_shoe_spec,
     round_document,
+    round_fresh,
     round_get,
     round_recall,
     round_state,
@@ -35,7 +36,7 @@ from tables.selectors.rounds import (
 
 __all__ = [
     "READ_ROLES", "RECALL_ROUNDS", "check_can_read", "current_round", "current_shoe", "deck_profile_of", "engine_shoe",
-    "engine_shoe_spec", "held_by", "round_document", "round_get", "round_recall", "round_state", "round_trail",
+    "engine_shoe_spec", "held_by", "round_document", "round_fresh", "round_get", "round_recall", "round_state", "round_trail",
     "round_view", "scan_get", "scan_image_url", "seat_count", "shoe_gauge", "shoes_of", "table_document",
     "table_get", "table_limits", "table_list",
 ]  # fmt: skip

@@ -74,10 +74,20 @@ def current_round(table: Table) -> Round | None:
     ).order_by("-number").first()
 
 
+def ended_round(table: Table) -> Round | None:
+    """The table's latest round when it has ended (closed or cancelled): with no round open, a tablet
+    reloaded right after the payment still shows it (its result and pay panel) until the next round opens."""
+    latest = Round.objects.filter(table=table).order_by("-number").only("pk", "state").first()
+    ended = latest is not None and latest.state in (RoundState.CLOSED, RoundState.CANCELLED)
+    return latest if ended else None
+
+
 def table_document(table: Table) -> dict[str, Any]:
-    """What the tablet needs about a table: game, limits, holder, shoe gauge, open round."""
+    """What the tablet needs about a table: game, limits, holder, shoe gauge, open round (or the one that
+    just ended)."""
     dealer = held_by(table)
     rnd = current_round(table)
+    ended = ended_round(table) if rnd is None else None
     return {
         "id": table.pk,
         "number": table.number,
@@ -92,6 +102,7 @@ def table_document(table: Table) -> dict[str, Any]:
         "dealer": dealer.get_username() if dealer else None,
         "shoe": shoe_gauge(table),
         "round": rnd.pk if rnd else None,
+        "last_round": ended.pk if ended else None,
         "limits": table_limits(table),
     }
 

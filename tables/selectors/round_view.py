@@ -9,7 +9,11 @@ cards as JSON, and only *describes* them; every total and every rule comes from 
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from typing import Any
+
+from tables.engine.blackjack.outcome import stake
+from tables.engine.money import fmt
 
 BLACKJACK = ("unlimited-blackjack", "mini-blackjack")
 _RANK_WORDS = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "T": "10"}
@@ -206,11 +210,47 @@ def _seat_hand(actor: str) -> tuple[int | None, int | None]:
 # Hands as the table shows them
 
 
-def _behind_words(b: dict[str, Any]) -> str:
+def _behind_words(b: dict[str, Any], doubled_to: list[str] | None = None) -> str:
     main = b.get("wagers", {}).get("main", "")
     along = "doubles along" if b.get("double_along") else "does not double along"
     follow = "follows both hands" if b.get("follow_split", "both") == "both" else "follows the first hand"
+    if doubled_to:  # it did double along: said once, with the stake now
+        along = f"doubled along to {' and '.join(doubled_to)}"
     return f"behind {main}, {along}, {follow}"
+
+
+_WAGER_WORDS = {"main": "main bet", "perfect-pairs": "Perfect Pairs bet", "21+3": "21+3 bet"}
+
+
+def _seat_bets_words(seat: Any, wagers: dict[str, str]) -> str:
+    """A seat's bets as they stand now, from the engine's stakes: ``main bet 20.00, doubled to 40.00 ·
+    Perfect Pairs bet 5.00``; a split seat carries the main bet on each hand (``on each of 2 hands,
+    hand 2 doubled to 20.00``); insurance once taken."""
+
+    main = seat.bet.main
+    words = f"main bet {fmt(main)}"
+    if len(seat.hands) > 1:
+        words += f" on each of {len(seat.hands)} hands"
+        words += "".join(f", hand {i + 1} doubled to {fmt(stake(main, True))}" for i, h in enumerate(seat.hands) if h.doubled)
+    elif seat.hands and seat.hands[0].doubled:
+        words += f", doubled to {fmt(stake(main, True))}"
+    parts = [words] + [f"{_WAGER_WORDS.get(k, k + ' bet')} {a}" for k, a in wagers.items() if k != "main"]
+    if seat.insurance is not None:
+        parts.append(f"insurance {fmt(seat.insurance)}")
+    return " · ".join(parts)
+
+
+def _behind_doubled(seat: Any, b: dict[str, Any]) -> list[str]:
+    """What a bet behind stands at on each doubled hand it follows and doubles along with (``10.00``, or
+    ``10.00 on hand 2``), from the engine's stakes."""
+
+    if not b.get("double_along"):
+        return []
+    split = len(seat.hands) > 1
+    followed = seat.hands if (b.get("follow_split", "both") == "both" or not split) else seat.hands[:1]
+    main = Decimal(str(b.get("wagers", {}).get("main", "0")))
+    return [fmt(stake(main, True)) + (f" on hand {i + 1}" if split else "")
+            for i, h in enumerate(followed) if h.doubled]  # fmt: skip
 
 
 def _take(pool: list[dict[str, Any]], code: str, prefer: str) -> dict[str, Any] | None:
@@ -330,6 +370,7 @@ def _blackjack_view(state: Any, setup: dict[str, Any], cards: list[dict[str, Any
                 "hand": i, "key": key, "label": f"Hand {i + 1}" if split else "",
                 "cards": seqs, "total": describe_total(h.cards, after_split=split) if h.cards else "",
                 "doubled": h.doubled, "surrendered": h.surrendered, "done": h.done,
+                "stake": fmt(stake(seat.bet.main, h.doubled)),
             })  # fmt: skip
         for c in pool:  # a card the hands do not hold (should not happen): still shown under the seat
             c["hand"] = f"seat:{n}"
@@ -337,7 +378,8 @@ def _blackjack_view(state: Any, setup: dict[str, Any], cards: list[dict[str, Any
         view["seats"].append({
             "seat": n, "label": f"Seat {n}", "hands": hands, "split": split,
             "insurance": str(seat.insurance) if seat.insurance is not None else None,
-            "behind": [_behind_words(b) for b in s.get("behind", [])],
+            "bets": _seat_bets_words(seat, s.get("wagers", {})),
+            "behind": [_behind_words(b, _behind_doubled(seat, b)) for b in s.get("behind", [])],
         })  # fmt: skip
     return view
 

@@ -8,8 +8,10 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 from django.urls import reverse
+from django.utils import timezone
 
 from tables.access import check_can_read
+from tables.days import moment_text
 from tables.engine import live, witness
 from tables.engine.cards import parse_card
 from tables.engine.money import fmt
@@ -95,6 +97,12 @@ def round_get(*, user: Any, pk: int) -> Round:
     """One round, readable by the user."""
     check_can_read(user)
     return Round.objects.select_related("table", "table__game", "rule_set", "pay_table", "shoe").get(pk=pk)
+
+
+def round_fresh(pk: int) -> Round:
+    """The round as stored now, with the rows its document reads (rule set, pay table, shoe) in the same
+    query: what a command answers after its write."""
+    return Round.objects.select_related("rule_set", "pay_table", "shoe").get(pk=pk)
 
 
 def scan_image_url(scan_id: int) -> str:
@@ -244,6 +252,7 @@ def _document(rnd: Round, cards: list[RoundCard], decisions: list[Decision], lin
             for a in approvals
         ],
         "opened_at": rnd.opened_at.isoformat(),
+        "opened_words": moment_text(timezone.localtime(rnd.opened_at)),
         "settled_at": rnd.settled_at.isoformat() if rnd.settled_at else None,
         "closed_at": rnd.closed_at.isoformat() if rnd.closed_at else None,
     }

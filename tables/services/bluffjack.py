@@ -15,20 +15,18 @@ from tables.models import (
     Round,
     RoundState,
 )
-from tables.selectors.rounds import current_shoe, engine_shoe
 from tables.services.common import (
     _lock_bluffjack,
     audit,
     required_reason,
 )
 from tables.services.rounds import round_open
-from tables.services.tables import shoe_shuffle
 
 
 def bluffjack_hand_open(*, game: BluffjackGame | int, actor: Any, expected_version: int | None = None) -> Round:
     """Open the game's next hand from the carried stacks; the button has passed left, the broke sit out.
 
-    Bluffjack reshuffles before every hand, so the shuffle is recorded here when it is due.
+    Every hand is dealt from a fresh shoe: ``round_open`` records its shuffle.
     """
     with transaction.atomic():
         game = _lock_bluffjack(game, expected_version)  # the table, then the game
@@ -39,9 +37,6 @@ def bluffjack_hand_open(*, game: BluffjackGame | int, actor: Any, expected_versi
                            + (f": {game.winner} holds every chip" if game.winner else ""))  # fmt: skip
         if game.hands.filter(state__in=(RoundState.IN_PLAY, RoundState.PAUSED)).exists():
             raise Conflict("a hand of this game is in play")
-        shoe = current_shoe(table)
-        if shoe is None or engine_shoe(shoe).shuffle_due:
-            shoe_shuffle(table=table, actor=actor, reason=f"Bluffjack: reshuffle before hand {game.hands_played + 1}")
         seats = [{"seat": p["seat"], "player": p["player"], "stack": int(game.stacks.get(p["player"], 0)),
                   "dealer": p["player"] == game.button}
                  for p in game.players if int(game.stacks.get(p["player"], 0)) > 0]  # fmt: skip

@@ -21,6 +21,20 @@ from tables.models import (
 
 # A payout needs a pit boss's approval before the dealer pays when one line wins at least this amount,
 # or at least this multiple of its wager (the 999× 9-9-9 bonus always does).  Settings may override.
+def celery_task(name: str) -> Any:
+    """The Celery task registered under ``name``, to queue after commit.
+
+    Services name the tasks they queue instead of importing them: the task modules are an interface
+    over the services (DESIGN.md).  A process that has not loaded them yet (a web worker) runs the
+    worker's own discovery of the installed apps' tasks once.
+    """
+    from celery import current_app
+
+    if name not in current_app.tasks:
+        current_app.loader.import_default_modules()
+    return current_app.tasks[name]
+
+
 def approval_amount() -> Decimal:
     """A line winning this much or more needs a pit boss before paying (``PAYOUT_APPROVAL_AMOUNT``)."""
     return conf.payout_approval_amount()

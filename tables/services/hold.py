@@ -30,6 +30,7 @@ from tables.services.audits import (
     hold_json,
     hold_verdict,
 )
+from tables.services.common import celery_task
 from tables.services.push import publish
 
 log = logging.getLogger(__name__)
@@ -44,9 +45,7 @@ def schedule_hold_refresh(table_id: int) -> None:
         try:
             if not cache.add(f"tables:hold-refresh:{table_id}", 1, timeout=HOLD_REFRESH_SECONDS):
                 return  # a refresh is already due within the window and will read this round too
-            from tables.tasks.floor import hold_refresh
-
-            hold_refresh.apply_async(args=[table_id], countdown=HOLD_REFRESH_SECONDS)
+            celery_task("tables.hold_refresh").apply_async(args=[table_id], countdown=HOLD_REFRESH_SECONDS)
         except Exception:  # noqa: BLE001 - the running audit job refreshes it anyway within minutes
             log.exception("could not schedule the hold refresh of table %s", table_id)
 

@@ -12,6 +12,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from tables.access import check_pit_boss, check_right
+from tables.analysis.blackjack import hint_chart
 from tables.engine import live
 from tables.engine.cards import parse_card
 from tables.engine.errors import InvalidCard, InvalidInput, RuleViolation
@@ -50,6 +51,14 @@ from tables.services.common import (
     required_reason,
 )
 from tables.services.stacks import _bluffjack_carry, _bluffjack_game_new
+from tables.services.tables import shoe_shuffle
+
+
+def _prompt(game: str, state: Any) -> dict[str, Any]:
+    """The round's prompt as JSON. A game whose rules publish hints (the registry's "hints") reads them
+    from the strategy the game math computed for its rule set, handed to the engine as a chart."""
+    chart = hint_chart(state.rules) if "hints" in game_spec(game).capabilities else None
+    return live.next_step_json(game, state, chart)
 
 
 def _setup_of(seats: object) -> dict[str, Any]:
@@ -133,13 +142,14 @@ def round_open(*, table: Table, seats: object, actor: Any, bluffjack_game: Bluff
         if Round.objects.filter(table=table, state__in=(RoundState.IN_PLAY, RoundState.PAUSED)).exists():
             raise Conflict("a round is already in play at this table")
         shoe = current_shoe(table)
-        if shoe is None:
+        game = table.game.slug
+        fresh = "fresh-shoe" in game_spec(game).capabilities  # every hand from a fresh shoe: shuffled below
+        if shoe is None and not fresh:
             raise Conflict("shuffle the shoe before the first round")
-        if engine_shoe(shoe).shuffle_due:
+        if shoe is not None and not fresh and engine_shoe(shoe).shuffle_due:
             raise Conflict("the shoe must be shuffled before the next round")
         setup = _setup_of(seats)
         _check_limits(table, setup)
-        game = table.game.slug
         carries_stacks = "stacks" in game_spec(game).capabilities  # a game of hands (Bluffjack): stacks carry over
         if bluffjack_game is not None:
             setup.update(carry=bluffjack_game.carry, house=bluffjack_game.house, set_aside=bluffjack_game.set_aside)
@@ -148,6 +158,13 @@ def round_open(*, table: Table, seats: object, actor: Any, bluffjack_game: Bluff
             if playing is not None:
                 raise Conflict(f"Bluffjack game {playing.number} is playing at this table: deal its next hand "
                                "(the stacks carry over) or end it first")  # fmt: skip
+        if fresh and (shoe is None or engine_shoe(shoe).cards_dealt):
+            # Every hand is dealt from a fresh shoe (the engine's rule): the shuffle is implied, so it is
+            # recorded here rather than asked of the dealer, as a shuffle like any other (its event, the
+            # players told, an audit event): the shuffle audit still sees every fresh shoe.
+            number = (bluffjack_game.hands_played + 1) if bluffjack_game is not None else 1
+            shoe = shoe_shuffle(table=table, actor=actor, reason=f"a fresh shoe for hand {number} (every hand)")
+        assert shoe is not None
         rules_params = dict(table.rule_set.params)
         pay_lines = table.pay_table.as_engine_json()
         table_minimum = table.min_bet
@@ -167,7 +184,7 @@ def round_open(*, table: Table, seats: object, actor: Any, bluffjack_game: Bluff
             for j, b in enumerate(seat["behind"]):
                 for kind, amount in b["wagers"].items():
                     Wager.objects.create(round=round, seat=seat["seat"], kind=kind, behind=j, amount=Decimal(amount))
-        round.prompt = live.next_step_json(round.game, _replay(round))
+        round.prompt = _prompt(round.game, _replay(round))
         round.save(update_fields=["prompt"])
         audit(actor=actor, action="round.open", table=table, round=round, payload=setup)
         return round
@@ -246,7 +263,7 @@ def round_add_card(*, round: Round | int, code: str, actor: Any, scan: int | Non
             reading = max(scan_row.recognised, key=lambda r: r.get("confidence", 0), default=None)
         state = _replay(round)
         rc = _record_card(round, state, code, actor=actor, field="code", scan=scan_row, reading=reading)
-        _bump(round, prompt=live.next_step_json(round.game, state))
+        _bump(round, prompt=_prompt(round.game, state))
         audit(actor=actor, action="round.card", table=round.table, round=round,
               payload={"code": rc.code, "to": rc.to, "seq": rc.seq, "scan": scan_row.sha256 if scan_row else None,
                        "recognised": rc.recognised_code or None})  # fmt: skip
@@ -284,7 +301,7 @@ def round_decide(*, round: Round | int, action: str, actor: Any, who: str | None
         # A hit or double may carry its card; without one, the next card dealt (picked or scanned)
         # is its card: the prompt now asks for it.
         drawn = _record_card(round, state, card, actor=actor, field="card").code if card else None
-        _bump(round, prompt=live.next_step_json(round.game, state))
+        _bump(round, prompt=_prompt(round.game, state))
         audit(actor=actor, action="round.decision", table=round.table, round=round,
               payload={"who": who, "action": action, "amount": fmt(value) if value is not None else None,
                        "card": drawn})  # fmt: skip
@@ -348,7 +365,7 @@ def round_settle(*, round: Round | int, actor: Any, expected_version: int | None
         lines = _store_settlement(round, state)
         why = _needs_approval(lines)
         _bump(round, state=RoundState.SETTLED, settled_at=timezone.now(), due=round.due,
-              approval_required=bool(why), approval_reason=why, prompt=live.next_step_json(round.game, state))  # fmt: skip
+              approval_required=bool(why), approval_reason=why, prompt=_prompt(round.game, state))  # fmt: skip
         audit(actor=actor, action="round.settle", table=round.table, round=round,
               payload={"lines": lines, "due": round.due, "approval_required": why})
         return round
@@ -523,7 +540,7 @@ def card_correct(*, round: Round | int, seq: int, code: str, reason: str, actor:
             payload["lines"] = lines
         else:
             fields = {}
-        _bump(round, prompt=live.next_step_json(round.game, state), **fields)
+        _bump(round, prompt=_prompt(round.game, state), **fields)
         audit(actor=actor, action="round.card.correct", table=round.table, round=round, payload=payload)
         return round
 
@@ -554,10 +571,10 @@ def round_settle_interrupted(*, round: Round | int, actor: Any | None = None) ->
             lines = _store_settlement(round, state)
             why = _needs_approval(lines)
             _bump(round, state=RoundState.SETTLED, settled_at=timezone.now(), paused_at=None, due=round.due,
-                  approval_required=bool(why), approval_reason=why, prompt=live.next_step_json(round.game, state))  # fmt: skip
+                  approval_required=bool(why), approval_reason=why, prompt=_prompt(round.game, state))  # fmt: skip
             outcome = "settled"
         else:
-            _bump(round, state=RoundState.IN_PLAY, paused_at=None, prompt=live.next_step_json(round.game, state))
+            _bump(round, state=RoundState.IN_PLAY, paused_at=None, prompt=_prompt(round.game, state))
             outcome = "awaiting-dealer"
         audit(actor=actor, action="round.interrupted", table=round.table, round=round,
               payload={"outcome": outcome, "auto_stands": stood, "rule": "mini-blackjack 48 h"})

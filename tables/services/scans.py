@@ -13,7 +13,7 @@ from django.db import transaction
 from PIL import Image, UnidentifiedImageError  # imported at start: a worker's first scan pays no import
 
 from tables.access import check_right
-from tables.engine import live, witness
+from tables.engine import witness
 from tables.engine.errors import InvalidInput, RuleViolation
 from tables.engine.shoe import Shoe as EngineShoe
 from tables.errors import Conflict
@@ -32,7 +32,7 @@ from tables.services.common import (
     audit,
     scan_confidence,
 )
-from tables.services.rounds import _record_card
+from tables.services.rounds import _prompt, _record_card
 
 MAX_IMAGE_BYTES = 8 * 1024 * 1024
 # A tablet or document camera's photo is at most about 12-24 megapixels; more is refused before decoding.
@@ -190,7 +190,7 @@ def round_scan_card(*, round: Round | int, reading: ScanReading, actor: Any,
                 # A card the round cannot take now: ask the dealer rather than refuse the scan.
                 recorded = []
                 state = _replay(round)
-        _bump(round, prompt=live.next_step_json(round.game, state))
+        _bump(round, prompt=_prompt(round.game, state))
         audit(actor=actor, action="round.scan", table=round.table, round=round,
               payload={"sha256": sha, "recognised": found, "recorded": [r.code for r in recorded],
                        "witnessed": [code for c, code in zip(found, chosen or [], strict=False) if code != c["code"]]})  # fmt: skip

@@ -30,6 +30,7 @@ from tables.engine.errors import InvalidInput
 from tables.engine.games import house_games, simulated_games
 from tables.engine.rulesets import BlackjackRules, Finnish27Rules, ShoeRules, rules_from_params
 from tables.models import PayTable, RuleSet, TheoryResult, TheoryStatus, VersionStatus
+from tables.services.common import celery_task
 
 log = logging.getLogger(__name__)
 
@@ -224,10 +225,8 @@ def _requeue_if_stale(result: TheoryResult) -> None:
 
 def _enqueue_on_commit(result_id: int) -> None:
     def send() -> None:
-        from tables.tasks.theory import compute_theory
-
         try:
-            compute_theory.delay(result_id)
+            celery_task("tables.compute_theory").delay(result_id)
         except Exception:  # noqa: BLE001  a broker outage must not break the page; the row is re-queued when stale
             log.exception("could not queue theory result %s", result_id)
 

@@ -9,11 +9,13 @@ from typing import Any
 
 from ..cards import Card
 from ..errors import InvalidInput, RuleViolation
+from ..games import game
 from ..live import parse_actor
 from ..paytable import PayTable
 from ..round import DecisionMade, Prompt
 from ..settlement import SettlementLine
 from ..shoe import Shoe
+from ..strategy import Chart
 from . import live as bl
 
 _BJ_SETUP_KEYS = {"main", "perfect-pairs", "21+3"}
@@ -81,9 +83,9 @@ def next_step(state: bl.BlackjackRound) -> Prompt:
     return bl.next_step(state)
 
 
-def hint(state: bl.BlackjackRound) -> str | None:
-    """Basic-strategy hints are a Mini Blackjack feature (its rules publish them)."""
-    return bl.hint(state) if state.game == "mini-blackjack" else None
+def hint(state: bl.BlackjackRound, chart: Chart | None = None) -> str | None:
+    """Basic-strategy hints, where the game's rules publish them (Mini Blackjack: the registry's "hints")."""
+    return bl.hint(state, chart) if "hints" in game(state.game).capabilities else None
 
 
 def draws_card(action: str) -> bool:

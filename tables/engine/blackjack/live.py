@@ -29,9 +29,9 @@ from ..round import CardDealt, DecisionMade, Prompt, RoundSettled, can
 from ..rulesets import PUBLISHED_RULES, BlackjackRules
 from ..settlement import SettlementLine
 from ..shoe import Reshuffled, Shoe
-from ..strategy import recommend
+from ..strategy import Chart, recommend
 from .hands import describe_total, hand_total, is_ace, is_blackjack, is_ten_value, same_value
-from .outcome import BehindPlay, DealerView, HandPlay, SeatPlay, Settler, half, round_is_live
+from .outcome import BehindPlay, DealerView, HandPlay, SeatPlay, Settler, half, round_is_live, stake
 from .verification import side_bets_of
 
 
@@ -640,8 +640,12 @@ def no_decision(state: BlackjackRound) -> DecisionMade:
     raise RuleViolation("blackjack.no-decision-due", f"no player decision is due now ({state.phase})")
 
 
-def hint(state: BlackjackRound) -> str | None:
-    """The basic-strategy action for the decision due now (``decline`` for an insurance offer), or None."""
+def hint(state: BlackjackRound, chart: Chart | None = None) -> str | None:
+    """The basic-strategy action for the decision due now (``decline`` for an insurance offer), or None.
+
+    ``chart`` is the strategy computed for the rule set (``tables.engine.strategy.Chart``); without
+    it the published chart answers.
+    """
     if state.paused_at is not None:
         return None
     if state.phase == "offers":
@@ -649,7 +653,7 @@ def hint(state: BlackjackRound) -> str | None:
         assert nxt is not None
         seat, j = nxt
         if j is None and state.rules.surrender == "vs_ace":
-            act = recommend(state.rules, seat.hands[0].cards, state.dealer[0], False, False, True)
+            act = recommend(state.rules, seat.hands[0].cards, state.dealer[0], False, False, True, chart)
             if act == "surrender":
                 return "surrender"
         return "decline"  # basic strategy never insures
@@ -658,7 +662,7 @@ def hint(state: BlackjackRound) -> str | None:
         assert cur is not None
         if len(cur[2].cards) < 2:
             return None
-        return recommend(state.rules, cur[2].cards, state.dealer[0], can_double(state), can_split(state), False)
+        return recommend(state.rules, cur[2].cards, state.dealer[0], can_double(state), can_split(state), False, chart)
     return None
 
 
@@ -735,7 +739,7 @@ def cancel(state: BlackjackRound, reason: str = "the round could not be complete
         out = lines.setdefault(s.number, [])
         split = len(s.hands) > 1
         for i, h in enumerate(s.hands):
-            out.append(SettlementLine("main", s.bet.main * (2 if h.doubled else 1), "refund", zero, why,
+            out.append(SettlementLine("main", stake(s.bet.main, h.doubled), "refund", zero, why,
                                       i if split else None))
         for bet, amount in (("perfect-pairs", s.bet.perfect_pairs), ("21+3", s.bet.twenty_one_plus_three),
                             ("insurance", s.insurance)):

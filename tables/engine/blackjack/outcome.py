@@ -83,6 +83,10 @@ def half(amount: Decimal) -> Decimal:
     return Decimal(int(amount * 100) // 2).scaleb(-2)
 
 
+def stake(wager: Decimal, doubled: bool) -> Decimal:
+    """The stake at risk on a hand: the wager, twice it once the hand doubled."""
+    return wager + wager if doubled else wager
+
 def pay(line: PayLine, wager: Decimal, table_minimum: Decimal) -> Decimal:
     """What ``line`` pays on ``wager`` (stake not included); the fast path of ``PayLine.pays``."""
     odds = line.odds
@@ -162,7 +166,7 @@ class Settler:
         cards = hand.cards
         dealer = self.dealer
         natural = is_blackjack(cards, after_split=split)
-        stake = wager + wager if doubled else wager
+        at_risk = stake(wager, doubled)
         if dealer.blackjack:
             if natural:
                 return "push", ZERO, "blackjack against dealer blackjack: push"
@@ -170,7 +174,7 @@ class Settler:
                 if index > 0:
                     return "refund", ZERO, "dealer blackjack found by the peek: only the original bet is lost"
                 return "lose", -wager, "dealer blackjack found by the peek: only the original bet is lost"
-            return "lose", -stake, (
+            return "lose", -at_risk, (
                 "dealer blackjack (no peek) takes the whole bet" + (", doubled" if doubled else "")
             )
         if natural:
@@ -178,14 +182,14 @@ class Settler:
         total, soft = hand_total(cards)
         what = ("doubled " if doubled else "") + (f"soft {total}" if soft else str(total))
         if total > 21:
-            return "lose", -stake, f"bust {total}"
+            return "lose", -at_risk, f"bust {total}"
         if dealer.bust:
-            return "win", pay(self.win_line, stake, self.tmin), f"{what} against dealer {dealer.text}"
+            return "win", pay(self.win_line, at_risk, self.tmin), f"{what} against dealer {dealer.text}"
         if total > dealer.total:
-            return "win", pay(self.win_line, stake, self.tmin), f"{what} beats dealer {dealer.text}"
+            return "win", pay(self.win_line, at_risk, self.tmin), f"{what} beats dealer {dealer.text}"
         if total == dealer.total:
             return "push", ZERO, f"{what} ties dealer {dealer.text}"
-        return "lose", -stake, f"{what} loses to dealer {dealer.text}"
+        return "lose", -at_risk, f"{what} loses to dealer {dealer.text}"
 
     def insurance_outcome(self, wager: Decimal) -> tuple[str, Decimal, str]:
         """``(result, net, detail)`` of an insurance bet."""
@@ -217,7 +221,7 @@ class Settler:
         main = seat.main
         for i, hand in enumerate(hands):
             result, net, detail = self.hand_outcome(hand, i, split, main, hand.doubled)
-            lines.append(SettlementLine("main", main + main if hand.doubled else main, result, net, detail,
+            lines.append(SettlementLine("main", stake(main, hand.doubled), result, net, detail,
                                         i if split else None))
         pp, t3 = seat.perfect_pairs, seat.twenty_one_plus_three
         if pp is not None or t3 is not None:
@@ -243,7 +247,7 @@ class Settler:
                 result, net, detail = self.hand_outcome(hand, i, split, b.main, doubled)
                 if split and b.follow_split == "first":
                     detail += " (follows the first split hand only)"
-                lines.append(SettlementLine("behind", b.main + b.main if doubled else b.main, result, net, detail,
+                lines.append(SettlementLine("behind", stake(b.main, doubled), result, net, detail,
                                             i if split else None, j))
             if b.insurance is not None:
                 r, n, d = self.insurance_outcome(b.insurance)

@@ -14,6 +14,7 @@ from ..paytable import PayTable
 from ..round import DecisionMade, Prompt
 from ..settlement import SettlementLine
 from ..shoe import Shoe
+from ..strategy import Chart
 
 
 def bluffjack_name(seat: dict[str, Any]) -> str:
@@ -88,7 +89,7 @@ def next_step(state: bf.BluffjackState) -> Prompt:
     return bf.next_step(state)
 
 
-def hint(state: bf.BluffjackState) -> str | None:
+def hint(state: bf.BluffjackState, chart: Chart | None = None) -> str | None:
     return None
 
 

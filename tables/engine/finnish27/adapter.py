@@ -13,6 +13,7 @@ from ..paytable import PayTable
 from ..round import DecisionMade, Prompt
 from ..settlement import SettlementLine
 from ..shoe import Shoe
+from ..strategy import Chart
 from . import live as f
 
 
@@ -50,7 +51,7 @@ def next_step(state: f.Finnish27Round) -> Prompt:
     return f.next_step(state)
 
 
-def hint(state: f.Finnish27Round) -> str | None:
+def hint(state: f.Finnish27Round, chart: Chart | None = None) -> str | None:
     return None
 
 

@@ -3,7 +3,7 @@
 import pytest
 
 from tables.engine.blackjack import live as L
-from tables.engine.strategy import recommend
+from tables.engine.strategy import Chart, recommend
 
 from .helpers import MINI, UNLIMITED, D, cards, deal_initial, open_round, rules_of
 
@@ -49,3 +49,30 @@ def test_live_hint_for_the_current_hand():
     assert L.hint(st) == "double"
     L.hit(st, cards("2C")[0])
     assert L.hint(st) == "stand"  # hard 13 against a 6 stands
+
+
+def _chart(cell: str, multi: str = "H") -> Chart:
+    """A chart (the data the game math hands the engine) that answers ``cell`` for every two-card hand."""
+    ups = range(10)
+    totals = range(4, 22)
+    return Chart(hard={u: {t: cell for t in totals} for u in ups}, soft={u: {t: cell for t in totals} for u in ups},
+                 pairs={u: {c: "H" for c in range(10)} for u in ups},
+                 multi={u: {(h, a): multi for h in range(2, 32) for a in (False, True)} for u in ups})
+
+
+def test_a_chart_given_decides_the_play_in_place_of_the_published_one():
+    # The published chart doubles 11 against a 6; a chart that says "stand" is followed, with its fallbacks.
+    assert rec(MINI_RULES, "6S 5H", "6D") == "double"
+    assert recommend(MINI_RULES, cards("6S 5H"), cards("6D")[0], True, True, False, _chart("S")) == "stand"
+    assert recommend(MINI_RULES, cards("6S 5H"), cards("6D")[0], True, True, False, _chart("D/S")) == "double"
+    # Without the double, a hand is played by its total (the chart's multi-card plays).
+    assert recommend(MINI_RULES, cards("6S 5H"), cards("6D")[0], False, True, False, _chart("D/H", "S")) == "stand"
+    assert recommend(MINI_RULES, cards("6S 5H 2C"), cards("6D")[0], False, False, False, _chart("D/S", "H")) == "hit"
+    assert recommend(MINI_RULES, cards("TS 9H 5C"), cards("6D")[0], False, False, False, _chart("S")) == "stand"
+
+
+def test_the_live_hint_reads_the_chart_it_is_given():
+    st = open_round(MINI, [L.SeatBet(1, D("10.00"))])
+    deal_initial(st, "6S 6C 5H 9D")
+    assert L.hint(st) == "double"
+    assert L.hint(st, _chart("S")) == "stand"

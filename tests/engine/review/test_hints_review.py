@@ -1,7 +1,8 @@
 """Review of the basic-strategy hints against the standard published charts.
 
 Mini Blackjack (4 decks, dealer stands on soft 17, no double after split, peek): key cells of the
-standard 4-deck S17 basic-strategy chart.  Unlimited Blackjack (8 decks, S17, double after split,
+standard 4-deck S17 basic-strategy chart, against the hint the tablet shows: the strategy the game
+math computes for the rule set (``tables.analysis.blackjack``), read by the engine as a chart.  Unlimited Blackjack (8 decks, S17, double after split,
 no peek): the engine's own chart (tables/engine/strategy.py), which once returned "hit" for every
 non-pair hand because it compared a whole chart row with a cell code.
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from tables.analysis.blackjack import recommend as computed
 from tables.engine.cards import parse_card, parse_cards
 from tables.engine.rulesets import PUBLISHED_RULES
 from tables.engine.strategy import recommend
@@ -19,7 +21,9 @@ UNL = PUBLISHED_RULES["unlimited-blackjack"]
 
 
 def rec(rules, player: str, up: str, double: bool = True, split: bool = True, surrender: bool = False) -> str:
-    return recommend(rules, parse_cards(player), parse_card(up), double, split, surrender)
+    """Mini Blackjack's hint (the computed strategy); Unlimited Blackjack's published chart."""
+    play = computed if rules is MINI else recommend
+    return play(rules, parse_cards(player), parse_card(up), double, split, surrender)
 
 
 STANDARD_4_DECK_S17_NO_DAS = [

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tables import services
+from tables.models import AuditEvent, ShuffleEvent
 from tests.tables.api.test_round_commands import card, decide, ok
 
 pytestmark = pytest.mark.django_db
@@ -48,9 +49,24 @@ def test_a_fractional_raise_is_a_400(bluff_table, dealer_api):
     assert response.status_code == 400 and response.json()["field"] == "amount"
 
 
-def test_the_shoe_is_shuffled_before_every_bluffjack_hand(bluff_table, dealer_api):
-    rid = ok(dealer_api.post(f"/api/tables/{bluff_table.pk}/rounds/", PLAYERS, format="json"), 201)["id"]
-    ok(card(dealer_api, rid, "TS"))
-    ok(dealer_api.post(f"/api/rounds/{rid}/cancel/", {"reason": "misdeal"}, format="json"))
-    response = dealer_api.post(f"/api/tables/{bluff_table.pk}/rounds/", PLAYERS, format="json")
-    assert response.status_code == 409 and "shuffled" in response.json()["error"]
+def test_every_bluffjack_hand_is_dealt_from_a_fresh_shoe_whose_shuffle_is_recorded_without_asking(
+        demo_casino, dealer, dealer_api):
+    """Every hand is dealt from a fresh shoe (the engine's rule, the tablet's "a fresh shoe every hand"): the
+    shuffle is implied, so opening a hand records it as a shuffle (the players told, an audit event, a
+    ShuffleEvent the shuffle audit sees) instead of refusing the hand until the dealer shuffles."""
+    table = demo_casino.tables["bluffjack"]
+    services.table_open(table=table, actor=dealer)  # no shuffle by hand, not even before the first hand
+    first = ok(dealer_api.post(f"/api/tables/{table.pk}/rounds/", PLAYERS, format="json"), 201)
+    ok(card(dealer_api, first["id"], "TS"))
+    ok(dealer_api.post(f"/api/rounds/{first['id']}/cancel/", {"reason": "misdeal"}, format="json"))
+    game = ok(dealer_api.get(f"/api/tables/{table.pk}/bluffjack/games/"))[0]
+    second = ok(dealer_api.post(f"/api/bluffjack/games/{game['id']}/hands/", {}, format="json"), 201)
+    assert second["shoe"] != first["shoe"]
+    shuffles = list(ShuffleEvent.objects.filter(table=table).order_by("id"))
+    assert [s.shoe.number for s in shuffles] == [first["shoe"], second["shoe"]]
+    assert all(s.players_notified and "fresh shoe" in s.reason for s in shuffles)
+    assert AuditEvent.objects.filter(action="shoe.shuffle", table=table).count() == 2
+    # A hand cancelled before any card was dealt leaves its shoe untouched: the next hand is dealt from it.
+    ok(dealer_api.post(f"/api/rounds/{second['id']}/cancel/", {"reason": "players left"}, format="json"))
+    third = ok(dealer_api.post(f"/api/bluffjack/games/{game['id']}/hands/", {}, format="json"), 201)
+    assert third["shoe"] == second["shoe"] and ShuffleEvent.objects.filter(table=table).count() == 2

@@ -38,13 +38,15 @@ def fake_recognise(image: Any) -> list[dict[str, Any]]:
 
 
 
-def sign_in(browser: Any, live_server: Any, user: Any) -> Any:
+def sign_in(browser: Any, live_server: Any, user: Any, locale: str | None = None) -> Any:
     user.set_password(PASSWORD)  # the demo casino may have made this user with its own password
     user.save()
     username = user.username
     # bypass_csp: Playwright's string predicates (wait_for_function) are eval'd in the page, which the
     # site's CSP forbids; the pages' own compliance is tests/tables/test_csp_browser.py's.
-    page = browser.new_context(viewport={"width": 1280, "height": 800}, has_touch=True, bypass_csp=True).new_page()
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, has_touch=True, bypass_csp=True,
+                                  **({"locale": locale} if locale else {}))
+    page = context.new_page()
     page.set_default_timeout(10_000)
     page.on("requestfailed", lambda r: print("REQFAILED", r.method, r.url, r.failure))
     page.goto(f"{live_server.url}/tablet/login/")
@@ -94,6 +96,19 @@ def needs(page: Any, what: str) -> None:
     page.wait_for_selector(f"#prompt[data-needs='{what}']")
 
 
+def take_table(browser: Any, live_server: Any, table: Any, user: Any, *, shuffled: bool = True,
+               locale: str | None = None) -> Any:
+    """``user`` signs in, opens the table's page and takes the table; then shuffles (unless the game deals
+    every hand from a fresh shoe, whose shuffle is recorded as each hand opens)."""
+    page = sign_in(browser, live_server, user, locale)
+    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    page.click("#btn-take")
+    page.wait_for_selector("#btn-take", state="hidden")
+    if shuffled:
+        shuffle(page)
+    return page
+
+
 def open_finnish_round(browser: Any, live_server: Any, table: Any, dealer: Any) -> Any:
     """The dealer signs in, takes the Finnish 27 table, shuffles and opens a round of 10.00."""
     page = sign_in(browser, live_server, dealer)
@@ -108,12 +123,9 @@ def open_finnish_round(browser: Any, live_server: Any, table: Any, dealer: Any) 
 
 
 def open_bluffjack_hand(browser: Any, live_server: Any, table: Any, dealer: Any) -> Any:
-    """The dealer signs in, takes the Bluffjack table, shuffles and opens a hand of two seats of
-    10.00, seat 1 dealing."""
-    page = sign_in(browser, live_server, dealer)
-    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
-    page.click("#btn-take")
-    shuffle(page)
+    """The dealer signs in, takes the Bluffjack table and opens a hand of two seats of 10.00, seat 1
+    dealing (no shuffle asked: every hand is dealt from a fresh shoe)."""
+    page = take_table(browser, live_server, table, dealer, shuffled=False)  # a fresh shoe every hand
     page.click("[data-chip='1-main-1000']")
     page.click("[data-dealer='1']")
     page.click("[data-chip='2-main-1000']")
@@ -170,10 +182,7 @@ def test_a_blackjack_round_with_two_seats_a_split_a_bet_behind_and_a_mismatch_bl
     browser, live_server, demo_casino, dealer, pit_boss
 ):
     table = demo_casino.tables["unlimited-blackjack"]
-    page = sign_in(browser, live_server, dealer)
-    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
-    page.click("#btn-take")
-    shuffle(page)
+    page = take_table(browser, live_server, table, dealer)
     page.click("[data-chip='3-main-500']")
     page.click("[data-chip='3-main-500']")
     page.click("[data-chip='3-pp-500']")
@@ -226,10 +235,7 @@ def test_double_then_scan_card_doubles_the_bet(browser, live_server, demo_casino
 
     monkeypatch.setattr(services.scans, "recognise", fake_recognise)
     table = demo_casino.tables["unlimited-blackjack"]
-    page = sign_in(browser, live_server, dealer)
-    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
-    page.click("#btn-take")
-    shuffle(page)
+    page = take_table(browser, live_server, table, dealer)
     page.click("[data-chip='1-main-500']")
     page.click("[data-chip='1-main-500']")
     page.click("#btn-open")
@@ -240,8 +246,11 @@ def test_double_then_scan_card_doubles_the_bet(browser, live_server, demo_casino
     page.click("[data-action='double']")
     needs(page, "card")
     assert "double" in page.inner_text("#prompt")
+    # The seat says the stake now at risk, as the engine has it (not the main bet as entered).
+    assert page.inner_text("[data-hand='seat:1'] .wagers") == "main bet 10.00, doubled to 20.00"
     scan(page, tmp_path, "9D")
     needs(page, "settle")
+    assert page.inner_text("[data-hand='seat:1'] .wagers") == "main bet 10.00, doubled to 20.00"
     page.click("#btn-settle")
     page.wait_for_selector("[data-bet='1/main']")
     assert "20.00" in page.inner_text("[data-bet='1/main']")
@@ -252,10 +261,7 @@ def test_double_then_scan_card_doubles_the_bet(browser, live_server, demo_casino
 
 def test_the_round_survives_a_reload(browser, live_server, demo_casino, dealer):
     table = demo_casino.tables["mini-blackjack"]
-    page = sign_in(browser, live_server, dealer)
-    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
-    page.click("#btn-take")
-    shuffle(page)
+    page = take_table(browser, live_server, table, dealer)
     page.click("[data-chip='1-main-500']")
     page.click("#btn-open")
     for code in ["TS", "6D", "7H", "9C"]:
@@ -265,6 +271,49 @@ def test_the_round_survives_a_reload(browser, live_server, demo_casino, dealer):
     needs(page, "decision")
     assert page.locator(".hands .playing-card").count() == 4
     assert page.is_visible("#hint")  # Mini Blackjack hints
+
+
+def test_a_reload_right_after_paying_still_shows_the_round_just_closed_until_the_next(
+        browser, live_server, demo_casino, dealer):
+    """The dealer pays, then the tablet reloads: the round just closed is still there with its result
+    (not only in the recall) until the dealer taps Next round; the recall says when each round opened in
+    the dashboard's words, whatever the browser's locale (en-US would write "Thu, Nov 26")."""
+    from django.utils import timezone
+
+    from tables.days import moment_text
+
+    table = demo_casino.tables["mini-blackjack"]
+    page = take_table(browser, live_server, table, dealer, locale="en-US")
+    page.click("[data-chip='1-main-500']")
+    page.click("#btn-open")
+    for code in ["TS", "6D", "7H", "9C"]:
+        pick(page, code)
+    page.click("[data-action='stand']")  # 17 against the dealer's 15
+    pick(page, "TD")  # the dealer busts
+    needs(page, "settle")
+    page.click("#btn-settle")
+    page.click("#btn-paid")
+    page.wait_for_selector("#closed-flag")
+    page.reload()
+    page.wait_for_selector("#closed-flag")
+    assert page.inner_text("#closed-flag") == "Round closed: paid as due"
+    assert page.inner_text("#round-title") == "Round 1" and page.locator("[data-bet='1/main']").count() == 1
+    assert page.is_visible("#btn-open")  # the next round's bets may be entered at once
+    rnd = Round.objects.get(table=table)
+    page.click("#btn-recall")
+    page.wait_for_selector("#recall-dialog[open]")
+    when = moment_text(timezone.localtime(rnd.opened_at))
+    assert page.inner_text("[data-recall-round='1']") == f"Round 1 · closed · {when}"
+    # The bets in the settlement table's words, not the API's keys ("seat 1 main win 5.00").
+    assert page.inner_text("[data-recall-lines='1']") == "Seat 1 Main bet: win 5.00"
+    assert page.inner_text("[data-recall-paid='1']") == "Paid seat 1 Main bet 5.00"
+    page.click("[data-cmd='recall-close']")
+    page.click("#btn-next")  # put away: a reload does not bring it back
+    page.wait_for_selector("#round", state="hidden")
+    page.reload()
+    page.wait_for_selector("#btn-open")
+    page.wait_for_timeout(500)
+    assert page.is_hidden("#round")
 
 
 def test_a_bluffjack_hand_on_the_tablet_shows_the_pot_and_resolves_it(browser, live_server, demo_casino, dealer):
@@ -309,10 +358,7 @@ def test_contract_rummy_a_deal_played_on_the_tablet_and_the_score_sheet_across_a
     from tests.tables.api.test_rummy_games import ANN, BOB, CY, UPCARD, shoe_order
 
     table = demo_casino.tables["contract-rummy"]
-    page = sign_in(browser, live_server, dealer)
-    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
-    page.click("#btn-take")
-    page.wait_for_selector("#btn-take", state="hidden")
+    page = take_table(browser, live_server, table, dealer, shuffled=False)  # the game keeps its own stock
     page.click("[data-rummy-count='3']")
     page.click("[data-rummy-first='2']")
     page.click("#rummy-start")
@@ -374,10 +420,7 @@ def test_contract_rummy_a_refused_lay_down_is_told_in_words_without_the_rule_id(
     """The dealer lays down cards that do not make the contract: the refusal is a sentence; the rule id
     and the field path are kept for support (data attributes), not printed in the text."""
     table = demo_casino.tables["contract-rummy"]
-    page = sign_in(browser, live_server, dealer)
-    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
-    page.click("#btn-take")
-    page.wait_for_selector("#btn-take", state="hidden")
+    page = take_table(browser, live_server, table, dealer, shuffled=False)  # the game keeps its own stock
     page.click("[data-rummy-count='3']")
     page.click("#rummy-start")
     page.click("[data-rummy-action='start_deal']")
@@ -418,10 +461,7 @@ def test_contract_rummy_a_contract_is_checked_without_recording_it(browser, live
 
 def test_a_bluffjack_stack_is_entered_in_whole_chips(browser, live_server, demo_casino, dealer):
     table = demo_casino.tables["bluffjack"]
-    page = sign_in(browser, live_server, dealer)
-    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
-    page.click("#btn-take")
-    shuffle(page)
+    page = take_table(browser, live_server, table, dealer, shuffled=False)
     page.click("[data-chip='1-main-5000']")
     page.click("[data-chip='1-main-1000']")
     assert page.inner_text("[data-amount='1-main']") == "60"  # chips, not money ("60.00")
@@ -433,14 +473,13 @@ def test_a_bluffjack_stack_is_entered_in_whole_chips(browser, live_server, demo_
     assert {s["player"]: s["stack"] for s in rnd.setup["seats"]} == {"Seat 1": 60, "Seat 2": 10}
 
 
-def test_the_bluffjack_hand_that_ends_the_game_says_who_won_it(browser, live_server, demo_casino, dealer):
-    """Bob's forced raise puts him all in, Ann calls all in and Bob's 19 beats her 17: once the pot is
-    paid the tablet says the game is over and who holds every chip (not only "paid as due")."""
+def settle_an_all_in_hand(table: Any, dealer: Any) -> Round:
+    """Through the services: the dealer takes the Bluffjack table and plays a hand of Ann and Bob, 2 chips
+    each, Ann dealing; Bob's forced raise puts him all in, Ann calls all in, both stand: Bob's 19 beats
+    Ann's 17. The hand is settled, not yet paid."""
     from tables import services
 
-    table = demo_casino.tables["bluffjack"]
     services.table_open(table=table, actor=dealer)
-    services.shoe_shuffle(table=table, actor=dealer)
     rnd = services.round_open(table=table, actor=dealer, seats=[
         {"seat": 1, "player": "Ann", "stack": 2, "dealer": True}, {"seat": 2, "player": "Bob", "stack": 2}])
     for code in ["TS", "9H", "9D", "8C"]:  # Bob 19, Ann 17
@@ -453,6 +492,14 @@ def test_the_bluffjack_hand_that_ends_the_game_says_who_won_it(browser, live_ser
             break
         services.round_decide(round=rnd, action="stand", actor=dealer)
     services.round_settle(round=rnd, actor=dealer)
+    return rnd
+
+
+def test_the_bluffjack_hand_that_ends_the_game_says_who_won_it(browser, live_server, demo_casino, dealer):
+    """Bob's forced raise puts him all in, Ann calls all in and Bob's 19 beats her 17: once the pot is
+    paid the tablet says the game is over and who holds every chip (not only "paid as due")."""
+    table = demo_casino.tables["bluffjack"]
+    settle_an_all_in_hand(table, dealer)
     page = sign_in(browser, live_server, dealer)
     page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
     page.wait_for_selector("[data-pay-seat='2']")
@@ -467,24 +514,10 @@ def test_the_bluffjack_hand_that_ends_the_game_says_who_won_it(browser, live_ser
 
 def test_a_pit_boss_corrects_a_card_after_settlement_and_sees_the_re_settlement(
         browser, live_server, demo_casino, dealer, pit_boss):
-    from tables import services
     from tables.models import AuditEvent
 
     table = demo_casino.tables["bluffjack"]
-    services.table_open(table=table, actor=dealer)
-    services.shoe_shuffle(table=table, actor=dealer)
-    rnd = services.round_open(table=table, actor=dealer, seats=[
-        {"seat": 1, "player": "Ann", "stack": 2, "dealer": True}, {"seat": 2, "player": "Bob", "stack": 2}])
-    for code in ["TS", "9H", "9D", "8C"]:  # Bob 19, Ann 17
-        services.round_add_card(round=rnd, code=code, actor=dealer)
-    services.round_decide(round=rnd, action="raise", amount="1", actor=dealer)
-    services.round_decide(round=rnd, action="call", actor=dealer)
-    for _ in range(4):
-        rnd.refresh_from_db()
-        if rnd.prompt.get("needs") != "decision":
-            break
-        services.round_decide(round=rnd, action="stand", actor=dealer)
-    services.round_settle(round=rnd, actor=dealer)
+    rnd = settle_an_all_in_hand(table, dealer)
     page = sign_in(browser, live_server, pit_boss)
     page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
     page.wait_for_selector("#correct:not([hidden])")
@@ -597,3 +630,29 @@ def test_a_poll_that_read_the_round_before_it_was_paid_does_not_undo_the_payment
     assert page.is_visible("#closed-flag")
     assert not page.is_visible("#btn-paid")
     page.unroute("**/api/rounds/*/")
+
+
+def test_a_double_tap_on_stand_stands_one_seat_not_the_next(browser, live_server, demo_casino, dealer):
+    """Taps queue while a command is on its way; a second tap on Stand, landing before the first was answered,
+    was sent after it with the version it left and stood the next seat too. A decision is meant for the
+    player on screen when tapped: the tablet names them (``who``), so the server cannot apply it to another."""
+    import time
+
+    table = demo_casino.tables["unlimited-blackjack"]
+    page = take_table(browser, live_server, table, dealer)
+    page.click("[data-chip='1-main-500']")
+    page.click("[data-chip='3-main-500']")
+    page.click("#btn-open")
+    for code in ["TS", "9S", "5D", "8H", "7C", "TD"]:  # seat 1: 18, seat 3: 17, dealer 5
+        pick(page, code)
+    page.wait_for_selector("#prompt:has-text('Seat 1')")
+    page.route("**/decisions/", lambda route: (time.sleep(0.8), route.continue_()))
+    page.click("[data-action='stand']")
+    page.click("[data-action='stand']", force=True)  # the same button, its first tap still on its way
+    page.wait_for_selector("#prompt:has-text('Seat 3')")
+    page.wait_for_timeout(2500)  # the second tap, if it went, is answered by now
+    page.unroute("**/decisions/")
+    rnd = Round.objects.get(table=table)
+    assert list(rnd.decisions.values_list("actor", "action")) == [("seat:1", "stand")]
+    assert rnd.prompt["actor"] == "seat:3" and rnd.prompt["needs"] == "decision"
+    assert page.is_hidden("#error")  # a tap meant for a turn already over is dropped, not an error
