@@ -192,6 +192,12 @@ def _read_corner(corner: U8, model: Mlp, config: RecognizerConfig, *, cut: str, 
     if suit is None and not below and len(rank_ids) == 1 and not letters:
         # A pale rank (thin strokes, blurred) run into its dark suit: parted where the dark ink begins.
         split = _split_pale_rank(grey, labels, (ry, rx, rw, rh, rank_ids[0]), lo, hi)
+        if split is None:
+            # A rank and suit of one darkness run together (a small index, its gap a pixel or two in
+            # the photograph): parted at the blob's waist, when what lies under it is a suit.
+            split = _split_waist(labels, (ry, rx, rw, rh, rank_ids[0]))
+            if split is not None and not suit_like(model.probabilities(glyph_features(_glyph_mask(split[0], split[2]))[None])[0]):
+                split = None
         if split is not None:
             labels, (ry, rx, rw, rh, _), suit_comp = split
             n = int(labels.max()) + 1
@@ -381,6 +387,37 @@ def _split_pale_rank(grey: U8, labels: I32, rank: tuple[int, int, int, int, int]
     srows, scols = np.nonzero(blob[cut:])
     suit_box = (y + cut + int(srows.min()), x + int(scols.min()), int(scols.max() - scols.min() + 1), int(srows.max() - srows.min() + 1), new)
     return out, rank_box, suit_box
+
+
+def _split_waist(labels: I32, rank: tuple[int, int, int, int, int]
+                 ) -> tuple[I32, tuple[int, int, int, int, int], tuple[int, int, int, int, int]] | None:
+    """A "rank" blob that is a rank over its suit run together by blur, both of one darkness: cut
+    across at its waist, the narrowest row between 40% and 72% of its height, when that row is much
+    narrower than the widest rows above and below it (two glyphs touching, not the middle of one).
+    Returns the relabelled ``labels`` and the (y, x, w, h, label) of the rank and of the suit, or
+    None.  (The caller keeps the cut only when the lower part looks like a suit: an "8" has a waist.)"""
+    y, x, w, h, label = rank
+    if h < 10 or h < 1.4 * w:
+        return None  # too small to part, or not tall enough for two glyphs stacked
+    blob = labels[y : y + h, x : x + w] == label
+    rows = blob.sum(axis=1)
+    lo_row, hi_row = int(0.4 * h), int(0.72 * h)
+    cut = lo_row + int(np.argmin(rows[lo_row : hi_row + 1]))
+    upper, lower = int(rows[:cut].max()), int(rows[cut + 1 :].max()) if cut + 1 < h else 0
+    if rows[cut] > 0.45 * min(upper, lower):
+        return None
+    out = labels.copy()
+    new = int(labels.max()) + 1
+    part = out[y + cut : y + h, x : x + w]
+    part[blob[cut:]] = new
+    boxes = []
+    for piece in (blob[:cut], blob[cut:]):
+        rr, cc = np.nonzero(piece)
+        if len(rr) == 0 or rr.max() - rr.min() + 1 < 0.25 * h:
+            return None
+        boxes.append((int(rr.min()), int(cc.min()), int(cc.max() - cc.min() + 1), int(rr.max() - rr.min() + 1)))
+    (uy, ux, uw, uh), (ly, lx, lw, lh) = boxes
+    return out, (y + uy, x + ux, uw, uh, label), (y + cut + ly, x + lx, lw, lh, new)
 
 
 def _same_shape(a: F32, b: F32) -> float:
