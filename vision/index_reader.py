@@ -212,6 +212,20 @@ def _read_corner(corner: U8, model: Mlp, config: RecognizerConfig, *, cut: str, 
             suit, (ry, rx, rw, rh), rank_ids = beside
         else:
             beside = None
+            # Blur may run the suit into the rank's last glyph (a small one-row index): that glyph,
+            # parted at its waist across the row, gives the suit when its right part looks like one.
+            last = max((c for c in comps if c[4] in rank_ids), key=lambda c: c[1])
+            parted = _split_column_waist(labels, last)
+            if parted is not None:
+                labels2, left, right = parted
+                side = _glyph_mask(labels2, right)
+                if right[3] <= rh and suit_like(model.probabilities(glyph_features(side)[None])[0]):
+                    labels, n = labels2, int(labels2.max()) + 1
+                    row = [c for c in comps if c[4] in rank_ids and c is not last] + [left]
+                    ry, rx = min(c[0] for c in row), min(c[1] for c in row)
+                    rw = max(c[1] + c[2] for c in row) - rx
+                    rh = max(c[0] + c[3] for c in row) - ry
+                    suit, beside = right, (right, (ry, rx, rw, rh), [c[4] for c in row])
     if suit is None:
         return no_index
     is_rank = np.zeros(n, bool)
@@ -418,6 +432,35 @@ def _split_waist(labels: I32, rank: tuple[int, int, int, int, int]
         boxes.append((int(rr.min()), int(cc.min()), int(cc.max() - cc.min() + 1), int(rr.max() - rr.min() + 1)))
     (uy, ux, uw, uh), (ly, lx, lw, lh) = boxes
     return out, (y + uy, x + ux, uw, uh, label), (y + cut + ly, x + lx, lw, lh, new)
+
+
+def _split_column_waist(labels: I32, glyph: Comp) -> tuple[I32, Comp, Comp] | None:
+    """A glyph that is the last glyph of a one-row index and its suit run together by blur: cut
+    down at its waist, the narrowest column between 35% and 75% of its width, when that column is
+    much narrower than the tallest columns left and right of it.  Returns the relabelled ``labels``
+    and the (y, x, w, h, label) of the left and the right part, or None."""
+    y, x, w, h, label = glyph
+    if w < 10 or w < 1.1 * h:
+        return None  # too small to part, or not wide enough for two glyphs side by side
+    blob = labels[y : y + h, x : x + w] == label
+    cols = blob.sum(axis=0)
+    lo_col, hi_col = int(0.35 * w), int(0.75 * w)
+    cut = lo_col + int(np.argmin(cols[lo_col : hi_col + 1]))
+    left, right = int(cols[:cut].max()), int(cols[cut + 1 :].max()) if cut + 1 < w else 0
+    if cols[cut] > 0.45 * min(left, right):
+        return None
+    out = labels.copy()
+    new = int(labels.max()) + 1
+    part = out[y : y + h, x + cut : x + w]
+    part[blob[:, cut:]] = new
+    boxes = []
+    for piece, dx in ((blob[:, :cut], 0), (blob[:, cut:], cut)):
+        rr, cc = np.nonzero(piece)
+        if len(rr) == 0 or cc.max() - cc.min() + 1 < 0.2 * w:
+            return None
+        boxes.append((y + int(rr.min()), x + dx + int(cc.min()), int(cc.max() - cc.min() + 1), int(rr.max() - rr.min() + 1)))
+    (ly, lx, lw, lh), (qy, qx, qw, qh) = boxes
+    return out, (ly, lx, lw, lh, label), (qy, qx, qw, qh, new)
 
 
 def _same_shape(a: F32, b: F32) -> float:
