@@ -192,9 +192,13 @@ def _read_corner(corner: U8, model: Mlp, config: RecognizerConfig, *, cut: str, 
     if suit is None and not below and len(rank_ids) == 1 and not letters:
         # A pale rank (thin strokes, blurred) run into its dark suit: parted where the dark ink begins.
         split = _split_pale_rank(grey, labels, (ry, rx, rw, rh, rank_ids[0]), lo, hi)
-        if split is None:
+        if split is None and px_scale < 1.0 and cut != "light":
             # A rank and suit of one darkness run together (a small index, its gap a pixel or two in
-            # the photograph): parted at the blob's waist, when what lies under it is a suit.
+            # the photograph): parted at the blob's waist, when what lies under it is a suit.  (Only
+            # where the corner is enlarged from the photograph, as a table scene's cards are: the
+            # glyphs of a shoe scan's index, larger than the canonical card's, are read as before.
+            # Nor in the light cut: there a pale halo joins glyphs that Otsu's cut parts, and a
+            # suit parted out of the halo has the shape of none.)
             split = _split_waist(labels, (ry, rx, rw, rh, rank_ids[0]))
             if split is not None and not suit_like(model.probabilities(glyph_features(_glyph_mask(split[0], split[2]))[None])[0]):
                 split = None
@@ -215,7 +219,7 @@ def _read_corner(corner: U8, model: Mlp, config: RecognizerConfig, *, cut: str, 
             # Blur may run the suit into the rank's last glyph (a small one-row index): that glyph,
             # parted at its waist across the row, gives the suit when its right part looks like one.
             last = max((c for c in comps if c[4] in rank_ids), key=lambda c: c[1])
-            parted = _split_column_waist(labels, last)
+            parted = _split_column_waist(labels, last) if px_scale < 1.0 and cut != "light" else None
             if parted is not None:
                 labels2, left, right = parted
                 side = _glyph_mask(labels2, right)
