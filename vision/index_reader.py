@@ -200,8 +200,10 @@ def _read_corner(corner: U8, model: Mlp, config: RecognizerConfig, *, cut: str, 
             # Nor in the light cut: there a pale halo joins glyphs that Otsu's cut parts, and a
             # suit parted out of the halo has the shape of none.)
             split = _split_waist(labels, (ry, rx, rw, rh, rank_ids[0]))
-            if split is not None and not suit_like(model.probabilities(glyph_features(_glyph_mask(split[0], split[2]))[None])[0]):
-                split = None
+            if split is not None:
+                lower = glyph_features(_glyph_mask(split[0], split[2]))
+                if not suit_like(model.probabilities(lower[None])[0]):
+                    split = None
         if split is not None:
             labels, (ry, rx, rw, rh, _), suit_comp = split
             n = int(labels.max()) + 1

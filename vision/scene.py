@@ -382,7 +382,7 @@ def _index_hypotheses(scene: _Scene, contour: Contour, card_h: float, model: Mlp
             t = pts @ down
             candidates.append((pts[t <= t.min() + 0.55 * (t.max() - t.min())], down, None))
     candidates += in_row
-    candidates += _run_together_in_row(blobs, merged[merged > 0], angles, pixels)
+    candidates += _run_together_in_row(blobs, merged[merged > 0].tolist(), angles, pixels)
     if not candidates:
         return []
     edges = region.edges()
@@ -456,7 +456,7 @@ def _index_hypotheses(scene: _Scene, contour: Contour, card_h: float, model: Mlp
     return [out[i] for i in order if rank_mass[i] >= config.index_prefilter and suited[i]]
 
 
-def _run_together_in_row(blobs: tuple[I32, I32], labels: I32, angles: F64,
+def _run_together_in_row(blobs: tuple[I32, I32], labels: list[int], angles: F64,
                          pixels: Any) -> list[tuple[F64, F64, F64 | None]]:
     """Hypotheses "suit beside the rank" from single blobs of index size: blur runs a small one-row
     index's rank and suit together into one blob longer than tall.  Each way along its length, the
@@ -464,7 +464,7 @@ def _run_together_in_row(blobs: tuple[I32, I32], labels: I32, angles: F64,
     quarter turn from that length); the corner's read parts the blob at its waist."""
     found: list[F64] = []
     axes: list[F64] = []
-    for label in labels.tolist():
+    for label in labels:
         pts = pixels(label, blobs)
         (_, _), (rw, rh), ang = cv2.minAreaRect(pts.astype(np.float32))
         if min(rw, rh) <= 0 or max(rw, rh) / min(rw, rh) < 1.25:
