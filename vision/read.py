@@ -9,7 +9,7 @@ import numpy as np
 
 from .arrays import F32, U8, Floats, u8
 from .config import RecognizerConfig
-from .index_reader import RANKS, SUITS, CornerRead, read_corner
+from .index_reader import RANKS, SUITS, CornerRead, cut_level, ink_levels, read_corner
 from .model import Mlp
 from .pips import pip_suit_weights, with_pip_suit
 
@@ -27,15 +27,32 @@ def read_corner_at(image: U8, quad: F32, model: Mlp, config: RecognizerConfig,
 
         return read_corner_cnn(corner)
     at = None if rank_at is None else (rank_at[0] * w, rank_at[1] * h)
-    return read_corner(corner, model, config, at, _px_scale(quad, config))
+    scale = _px_scale(quad, config)
+    read = read_corner(corner, model, config, at, scale)
+    if read.probs is None and not read.joker_text and read.ink and scale < 1.0 and _inked_at_right(corner):
+        # A large index whose suit is wider than the crop (a large rank over a wide heart) is cut by
+        # the crop's right side, and a glyph cut by the crop is dropped: read a wider corner too.
+        # (Only where the corner is enlarged from the photograph, a table scene's card: shoe scans
+        # are read as before.)
+        again = read_corner(corner_at(image, quad, config, config.corner_w_wide), model, config, at, scale)
+        if again.probs is not None:
+            return again
+    return read
 
 
-def corner_at(image: U8, quad: F32, config: RecognizerConfig) -> U8:
-    """The top-left index corner of the card ``quad`` (TL, TR, BR, BL), rectified to the canonical card."""
+def _inked_at_right(corner: U8) -> bool:
+    """Whether ink (darker than Otsu's cut) reaches the right side of a corner crop."""
+    grey, lo, hi, otsu = ink_levels(corner)
+    return hi - lo >= 40 and int((grey[:, -2:] < cut_level(lo, hi, otsu)).sum()) >= 3
+
+
+def corner_at(image: U8, quad: F32, config: RecognizerConfig, width: float | None = None) -> U8:
+    """The top-left index corner of the card ``quad`` (TL, TR, BR, BL), rectified to the canonical
+    card; ``width`` (a fraction of the card's width) instead of ``config.corner_w``."""
     w, h = config.card_width, config.card_height
     dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
     m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
-    size = (int(config.corner_w * w), int(config.corner_h * h))
+    size = (int((config.corner_w if width is None else width) * w), int(config.corner_h * h))
     return u8(cv2.warpPerspective(image, m, size, flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE))
 
 

@@ -10,9 +10,9 @@ import pytest
 
 from vision import recognize
 from vision.config import DEFAULT_CONFIG
-from vision.index_reader import _split_column_waist, _split_waist, read_corner
+from vision.index_reader import RANKS, SUITS, _split_column_waist, _split_waist, read_corner
 from vision.model import load_model
-from vision.read import _px_scale, corner_at
+from vision.read import _px_scale, corner_at, read_corner_at
 from vision.tools.glyphs import font_files
 from vision.tools.synth import design_style, find_font, table_image
 
@@ -92,3 +92,16 @@ def test_a_corner_as_large_as_a_shoe_scans_is_not_parted():
     assert np.unravel_index(np.argmax(scene_read.probs), scene_read.probs.shape) == (5, 2)  # 6D
     # The same crop as a shoe scan's corner (not enlarged): read as before, no index.
     assert read_corner(corner, load_model(), DEFAULT_CONFIG, None, 1.0).probs is None
+
+
+def test_a_large_index_whose_suit_is_wider_than_the_corner_crop_is_read_from_a_wider_crop():
+    style = design_style(7051, "DejaVuSansCondensed.ttf", finnish=True, index="large")
+    img, label = table_image(np.random.default_rng([900, 7051]), style=style)
+    reads = {}
+    for card in label["cards"]:
+        if card["code"] in ("5H", "9H"):
+            read = read_corner_at(img, np.asarray(card["corners"], np.float32), load_model(), DEFAULT_CONFIG)
+            assert read.probs is not None, card["code"]  # the heart, cut by the narrow crop, was dropped
+            r, s = np.unravel_index(np.argmax(read.probs), read.probs.shape)
+            reads[card["code"]] = RANKS[r] + SUITS[s]
+    assert reads == {"5H": "5H", "9H": "9H"}
