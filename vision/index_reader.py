@@ -46,18 +46,21 @@ _RANK_INDEX = np.array([RANKS.index(RANK_OF[CLASSES[c]]) for c in RANK_CLASSES])
 
 
 def read_corner(corner: U8, model: Mlp, config: RecognizerConfig,
-                rank_at: tuple[float, float] | None = None, px_scale: float = 1.0) -> CornerRead:
+                rank_at: tuple[float, float] | None = None, px_scale: float = 1.0, *,
+                scene: bool = False) -> CornerRead:
     """Read the index of an upright corner crop (h, w, 3) uint8 BGR.
 
     ``rank_at`` (x, y in the crop), when known, is where the rank glyph is; otherwise the rank is the
     glyph nearest the corner.  ``px_scale`` is the size of a crop pixel in pixels of the photograph:
     a suit only a few pixels tall in the photograph cannot tell a spade from a club (or a heart from
-    a diamond) however it is enlarged, and its read says so.
+    a diamond) however it is enlarged, and its read says so.  ``scene``: a table scene's card, whose
+    small index blur may have run into one blob (parted at its waist); a shoe scan's is not.
     """
     if corner.ndim != 3 or corner.shape[2] != 3:
         raise ValueError(f"expected a (h, w, 3) corner, got {corner.shape}")
     levels = ink_levels(corner)
-    first = _read_corner(corner, model, config, cut="otsu", rank_at=rank_at, px_scale=px_scale, levels=levels)
+    first = _read_corner(corner, model, config, cut="otsu", rank_at=rank_at, px_scale=px_scale, levels=levels,
+                         scene=scene)
     if first.joker_text:
         return first
     if _strength(first) >= 0.8:
@@ -65,17 +68,20 @@ def read_corner(corner: U8, model: Mlp, config: RecognizerConfig,
             return first
         # A "1" is also the first digit of a 10 (or a Finnish 11-13) whose second digit this cut
         # lost (thin, pale): a lighter cut that reads the two digits surely sees more of the index.
-        light = _read_corner(corner, model, config, cut="light", rank_at=rank_at, px_scale=px_scale, levels=levels)
+        light = _read_corner(corner, model, config, cut="light", rank_at=rank_at, px_scale=px_scale, levels=levels,
+                         scene=scene)
         two_digits = light.probs is not None and int(np.argmax(light.probs.sum(axis=1))) in _TWO_DIGITS
         return light if two_digits and _strength(light) >= 0.8 else first
     # Thin stroked indices, blurred, stay paler than Otsu's cut when big dark pips share the
     # corner: read again with a cut nearer the paper white and keep the surer reading.
-    second = _read_corner(corner, model, config, cut="light", rank_at=rank_at, px_scale=px_scale, levels=levels)
+    second = _read_corner(corner, model, config, cut="light", rank_at=rank_at, px_scale=px_scale, levels=levels,
+                         scene=scene)
     reads = [r for r in (first, second) if r.probs is not None]
     if first.ink and max(map(_strength, reads), default=0.0) < 0.8:
         # No sure rank over suit: blur can run a small index's rank and suit into one blob (or
         # into the card's edge), which a cut nearer the ink's own darkness parts.
-        third = _read_corner(corner, model, config, cut="dark", rank_at=rank_at, px_scale=px_scale, levels=levels)
+        third = _read_corner(corner, model, config, cut="dark", rank_at=rank_at, px_scale=px_scale, levels=levels,
+                         scene=scene)
         if third.joker_text:
             # "JOKER" down the corner, its letters parted only by the darker cut: no rank read so
             # far is sure, and a column of letters is no rank over suit.
@@ -122,7 +128,7 @@ def cut_level(lo: float, hi: float, otsu: float, cut: str = "otsu") -> float:
 
 def _read_corner(corner: U8, model: Mlp, config: RecognizerConfig, *, cut: str,  # noqa: C901
                  rank_at: tuple[float, float] | None, px_scale: float,
-                 levels: tuple[U8, float, float, float]) -> CornerRead:
+                 levels: tuple[U8, float, float, float], scene: bool = False) -> CornerRead:
     grey, lo, hi, otsu = levels
     if hi - lo < 40:
         return _EMPTY
@@ -192,11 +198,11 @@ def _read_corner(corner: U8, model: Mlp, config: RecognizerConfig, *, cut: str, 
     if suit is None and not below and len(rank_ids) == 1 and not letters:
         # A pale rank (thin strokes, blurred) run into its dark suit: parted where the dark ink begins.
         split = _split_pale_rank(grey, labels, (ry, rx, rw, rh, rank_ids[0]), lo, hi)
-        if split is None and px_scale < 1.0 and cut != "light":
+        if split is None and scene and px_scale < 1.0 and cut != "light":
             # A rank and suit of one darkness run together (a small index, its gap a pixel or two in
             # the photograph): parted at the blob's waist, when what lies under it is a suit.  (Only
-            # where the corner is enlarged from the photograph, as a table scene's cards are: the
-            # glyphs of a shoe scan's index, larger than the canonical card's, are read as before.
+            # a table scene's card, where the corner is enlarged from the photograph: shoe scans
+            # are read as before.
             # Nor in the light cut: there a pale halo joins glyphs that Otsu's cut parts, and a
             # suit parted out of the halo has the shape of none.)
             split = _split_waist(labels, (ry, rx, rw, rh, rank_ids[0]))
@@ -221,7 +227,7 @@ def _read_corner(corner: U8, model: Mlp, config: RecognizerConfig, *, cut: str, 
             # Blur may run the suit into the rank's last glyph (a small one-row index): that glyph,
             # parted at its waist across the row, gives the suit when its right part looks like one.
             last = max((c for c in comps if c[4] in rank_ids), key=lambda c: c[1])
-            parted = _split_column_waist(labels, last) if px_scale < 1.0 and cut != "light" else None
+            parted = _split_column_waist(labels, last) if scene and px_scale < 1.0 and cut != "light" else None
             if parted is not None:
                 labels2, left, right = parted
                 side = _glyph_mask(labels2, right)

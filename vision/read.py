@@ -17,9 +17,10 @@ CODES = [r + s for r in RANKS for s in SUITS]
 
 
 def read_corner_at(image: U8, quad: F32, model: Mlp, config: RecognizerConfig,
-                   rank_at: tuple[float, float] | None = None) -> CornerRead:
+                   rank_at: tuple[float, float] | None = None, *, scene: bool = False) -> CornerRead:
     """Read the index in the top-left corner of the card ``quad`` (TL, TR, BR, BL), warping only that
-    corner; ``rank_at`` is where the rank glyph is, as fractions of the card's width and height."""
+    corner; ``rank_at`` is where the rank glyph is, as fractions of the card's width and height;
+    ``scene``, a table scene's card (a shoe scan's is read as it always was)."""
     w, h = config.card_width, config.card_height
     corner = corner_at(image, quad, config)
     if config.corner_reader == "cnn" and model.profile is None:
@@ -28,13 +29,13 @@ def read_corner_at(image: U8, quad: F32, model: Mlp, config: RecognizerConfig,
         return read_corner_cnn(corner)
     at = None if rank_at is None else (rank_at[0] * w, rank_at[1] * h)
     scale = _px_scale(quad, config)
-    read = read_corner(corner, model, config, at, scale)
-    if read.probs is None and not read.joker_text and read.ink and scale < 1.0 and _inked_at_right(corner):
+    read = read_corner(corner, model, config, at, scale, scene=scene)
+    if scene and read.probs is None and not read.joker_text and read.ink and scale < 1.0 and _inked_at_right(corner):
         # A large index whose suit is wider than the crop (a large rank over a wide heart) is cut by
         # the crop's right side, and a glyph cut by the crop is dropped: read a wider corner too.
-        # (Only where the corner is enlarged from the photograph, a table scene's card: shoe scans
+        # (Only a table scene's card, where the corner is enlarged from the photograph: shoe scans
         # are read as before.)
-        again = read_corner(corner_at(image, quad, config, config.corner_w_wide), model, config, at, scale)
+        again = read_corner(corner_at(image, quad, config, config.corner_w_wide), model, config, at, scale, scene=True)
         if again.probs is not None:
             return again
     return read
@@ -119,14 +120,15 @@ def card_from_corner(read: CornerRead, quad: F32, config: RecognizerConfig) -> d
 
 
 def read_card(image: U8, quad: F32, model: Mlp, config: RecognizerConfig, *,
-              pips: bool = False) -> dict[str, Any]:
+              pips: bool = False, scene: bool = False) -> dict[str, Any]:
     """Read the card whose corners are ``quad`` (clockwise, portrait order guessed) from both its
     index corners.  Returns the contract's fields: code, confidence, corners (TL, TR, BR, BL as
-    printed), and ``guesses`` when the code is "unknown"."""
+    printed), and ``guesses`` when the code is "unknown".  ``scene``: a table scene's card (its
+    small index may be blurred into one blob, a large one cut by the corner crop)."""
     # Only the two index corners are rectified: the card turned half round has the other one top left.
     turned = np.roll(quad, -2, axis=0)
-    top = _rank_like(read_corner_at(image, quad, model, config), config)
-    bottom = _rank_like(read_corner_at(image, turned, model, config), config)
+    top = _rank_like(read_corner_at(image, quad, model, config, scene=scene), config)
+    bottom = _rank_like(read_corner_at(image, turned, model, config, scene=scene), config)
     if pips:
         # One pip is witness enough (weighing both corners by pips would count the suit twice).
         weighed = with_pips(image, quad, model, config, top)

@@ -133,7 +133,7 @@ def _cards_at(scene: _Scene, regions: list[Contour], card_h: float, model: Mlp,
         if _maybe_single(contour):
             # One card, or two lying nearly one over the other: read it whole first, and only when
             # that gives no sure card look for the cards of a hand.
-            whole = read_card(image, portrait_order(quad_of(contour)), model, config, pips=True)
+            whole = read_card(image, portrait_order(quad_of(contour)), model, config, pips=True, scene=True)
             if whole["code"] != "unknown":
                 if whole["confidence"] >= 0.9:
                     found.append(whole)
@@ -182,7 +182,7 @@ def _unindexed_top_card(image: U8, contour: Contour, cards: list[dict[str, Any]]
                 best, best_fit = quad, fit + white
     if best is None:
         return None
-    card = read_card(image, portrait_order((best + [x, y]).astype(np.float32)), model, config)
+    card = read_card(image, portrait_order((best + [x, y]).astype(np.float32)), model, config, scene=True)
     return card if card["code"] == "JK" else None
 
 
@@ -221,7 +221,7 @@ def _index_cards(scene: _Scene, contour: Contour, card_h: float, model: Mlp,
     for hyp in _index_hypotheses(scene, contour, card_h, model, config):
         if any(r[0] >= 0.85 and math.dist(hyp.anchor, r[1].anchor) <= config.index_spacing * max(hyp.rank_h, r[1].rank_h) for r in reads):
             continue  # an index already read surely here: another hypothesis of it would lose
-        read = read_corner_at(image, hyp.quad, model, config, hyp.rank_at)
+        read = read_corner_at(image, hyp.quad, model, config, hyp.rank_at, scene=True)
         if hyp.beside and not read.beside:
             continue  # laid out for a suit beside the rank, read with one under it: a card turned a quarter wrong
         if read.joker_text:

@@ -82,16 +82,19 @@ def test_a_one_row_index_run_together_is_found_in_a_scene():
     assert {"AH", "AS"} <= got, got
 
 
-def test_a_corner_as_large_as_a_shoe_scans_is_not_parted():
+def test_a_shoe_scans_corner_and_a_corner_not_enlarged_are_not_parted():
     img, label = _scene("Hack-Italic.ttf", 7060, "small", 1)
     (card,) = [c for c in label["cards"] if c["code"] == "6D"]
     quad = np.asarray(card["corners"], np.float32)
     corner = corner_at(img, quad, DEFAULT_CONFIG)
-    scene_read = read_corner(corner, load_model(), DEFAULT_CONFIG, None, _px_scale(quad, DEFAULT_CONFIG))
+    scale = _px_scale(quad, DEFAULT_CONFIG)
+    scene_read = read_corner(corner, load_model(), DEFAULT_CONFIG, None, scale, scene=True)
     assert scene_read.probs is not None
     assert np.unravel_index(np.argmax(scene_read.probs), scene_read.probs.shape) == (5, 2)  # 6D
-    # The same crop as a shoe scan's corner (not enlarged): read as before, no index.
-    assert read_corner(corner, load_model(), DEFAULT_CONFIG, None, 1.0).probs is None
+    # The same crop read as a shoe scan's corner, or as a scene's not enlarged from the photograph:
+    # as before, no index.
+    assert read_corner(corner, load_model(), DEFAULT_CONFIG, None, scale).probs is None
+    assert read_corner(corner, load_model(), DEFAULT_CONFIG, None, 1.0, scene=True).probs is None
 
 
 def test_a_large_index_whose_suit_is_wider_than_the_corner_crop_is_read_from_a_wider_crop():
@@ -100,7 +103,11 @@ def test_a_large_index_whose_suit_is_wider_than_the_corner_crop_is_read_from_a_w
     reads = {}
     for card in label["cards"]:
         if card["code"] in ("5H", "9H"):
-            read = read_corner_at(img, np.asarray(card["corners"], np.float32), load_model(), DEFAULT_CONFIG)
+            quad = np.asarray(card["corners"], np.float32)
+            assert (
+                read_corner_at(img, quad, load_model(), DEFAULT_CONFIG).probs is None
+            )  # as a shoe scan's: as before
+            read = read_corner_at(img, quad, load_model(), DEFAULT_CONFIG, scene=True)
             assert read.probs is not None, card["code"]  # the heart, cut by the narrow crop, was dropped
             r, s = np.unravel_index(np.argmax(read.probs), read.probs.shape)
             reads[card["code"]] = RANKS[r] + SUITS[s]
