@@ -69,19 +69,19 @@ def read_corner(corner: U8, model: Mlp, config: RecognizerConfig,
         # A "1" is also the first digit of a 10 (or a Finnish 11-13) whose second digit this cut
         # lost (thin, pale): a lighter cut that reads the two digits surely sees more of the index.
         light = _read_corner(corner, model, config, cut="light", rank_at=rank_at, px_scale=px_scale, levels=levels,
-                         scene=scene)
+                             scene=scene)
         two_digits = light.probs is not None and int(np.argmax(light.probs.sum(axis=1))) in _TWO_DIGITS
         return light if two_digits and _strength(light) >= 0.8 else first
     # Thin stroked indices, blurred, stay paler than Otsu's cut when big dark pips share the
     # corner: read again with a cut nearer the paper white and keep the surer reading.
     second = _read_corner(corner, model, config, cut="light", rank_at=rank_at, px_scale=px_scale, levels=levels,
-                         scene=scene)
+                          scene=scene)
     reads = [r for r in (first, second) if r.probs is not None]
     if first.ink and max(map(_strength, reads), default=0.0) < 0.8:
         # No sure rank over suit: blur can run a small index's rank and suit into one blob (or
         # into the card's edge), which a cut nearer the ink's own darkness parts.
         third = _read_corner(corner, model, config, cut="dark", rank_at=rank_at, px_scale=px_scale, levels=levels,
-                         scene=scene)
+                             scene=scene)
         if third.joker_text:
             # "JOKER" down the corner, its letters parted only by the darker cut: no rank read so
             # far is sure, and a column of letters is no rank over suit.
@@ -200,11 +200,10 @@ def _read_corner(corner: U8, model: Mlp, config: RecognizerConfig, *, cut: str, 
         split = _split_pale_rank(grey, labels, (ry, rx, rw, rh, rank_ids[0]), lo, hi)
         if split is None and scene and px_scale < 1.0 and cut != "light":
             # A rank and suit of one darkness run together (a small index, its gap a pixel or two in
-            # the photograph): parted at the blob's waist, when what lies under it is a suit.  (Only
-            # a table scene's card, where the corner is enlarged from the photograph: shoe scans
-            # are read as before.
-            # Nor in the light cut: there a pale halo joins glyphs that Otsu's cut parts, and a
-            # suit parted out of the halo has the shape of none.)
+            # the photograph): parted at the blob's waist, when what lies under it is a suit.  Only
+            # for a table scene's card, where the corner is enlarged from the photograph (shoe scans
+            # are read as before), and not in the light cut: there a pale halo joins glyphs that
+            # Otsu's cut parts, and a suit parted out of the halo has the shape of none.
             split = _split_waist(labels, (ry, rx, rw, rh, rank_ids[0]))
             if split is not None:
                 lower = glyph_features(_glyph_mask(split[0], split[2]))
