@@ -16,6 +16,7 @@ class RecognizerConfig:
     min_card_area: float = 0.01  # fraction of the image area
     corner_w: float = 0.30  # index corner crop, fractions of the canonical card
     corner_h: float = 0.38
+    corner_w_wide: float = 0.42  # table scenes: a corner read again this wide when ink is cut by the crop's right side
     unknown_below: float = 0.5  # below this confidence the code is "unknown" (with the best guesses)
     joker_no_index_confidence: float = 0.72  # a card whose corners hold no index (many Jokers print none)
     single_corner_factor: float = 0.9  # confidence when only one corner could be read

@@ -46,18 +46,21 @@ _RANK_INDEX = np.array([RANKS.index(RANK_OF[CLASSES[c]]) for c in RANK_CLASSES])
 
 
 def read_corner(corner: U8, model: Mlp, config: RecognizerConfig,
-                rank_at: tuple[float, float] | None = None, px_scale: float = 1.0) -> CornerRead:
+                rank_at: tuple[float, float] | None = None, px_scale: float = 1.0, *,
+                scene: bool = False) -> CornerRead:
     """Read the index of an upright corner crop (h, w, 3) uint8 BGR.
 
     ``rank_at`` (x, y in the crop), when known, is where the rank glyph is; otherwise the rank is the
     glyph nearest the corner.  ``px_scale`` is the size of a crop pixel in pixels of the photograph:
     a suit only a few pixels tall in the photograph cannot tell a spade from a club (or a heart from
-    a diamond) however it is enlarged, and its read says so.
+    a diamond) however it is enlarged, and its read says so.  ``scene``: a table scene's card, whose
+    small index blur may have run into one blob (parted at its waist); a shoe scan's is not.
     """
     if corner.ndim != 3 or corner.shape[2] != 3:
         raise ValueError(f"expected a (h, w, 3) corner, got {corner.shape}")
     levels = ink_levels(corner)
-    first = _read_corner(corner, model, config, cut="otsu", rank_at=rank_at, px_scale=px_scale, levels=levels)
+    first = _read_corner(corner, model, config, cut="otsu", rank_at=rank_at, px_scale=px_scale, levels=levels,
+                         scene=scene)
     if first.joker_text:
         return first
     if _strength(first) >= 0.8:
@@ -65,17 +68,20 @@ def read_corner(corner: U8, model: Mlp, config: RecognizerConfig,
             return first
         # A "1" is also the first digit of a 10 (or a Finnish 11-13) whose second digit this cut
         # lost (thin, pale): a lighter cut that reads the two digits surely sees more of the index.
-        light = _read_corner(corner, model, config, cut="light", rank_at=rank_at, px_scale=px_scale, levels=levels)
+        light = _read_corner(corner, model, config, cut="light", rank_at=rank_at, px_scale=px_scale, levels=levels,
+                             scene=scene)
         two_digits = light.probs is not None and int(np.argmax(light.probs.sum(axis=1))) in _TWO_DIGITS
         return light if two_digits and _strength(light) >= 0.8 else first
     # Thin stroked indices, blurred, stay paler than Otsu's cut when big dark pips share the
     # corner: read again with a cut nearer the paper white and keep the surer reading.
-    second = _read_corner(corner, model, config, cut="light", rank_at=rank_at, px_scale=px_scale, levels=levels)
+    second = _read_corner(corner, model, config, cut="light", rank_at=rank_at, px_scale=px_scale, levels=levels,
+                          scene=scene)
     reads = [r for r in (first, second) if r.probs is not None]
     if first.ink and max(map(_strength, reads), default=0.0) < 0.8:
         # No sure rank over suit: blur can run a small index's rank and suit into one blob (or
         # into the card's edge), which a cut nearer the ink's own darkness parts.
-        third = _read_corner(corner, model, config, cut="dark", rank_at=rank_at, px_scale=px_scale, levels=levels)
+        third = _read_corner(corner, model, config, cut="dark", rank_at=rank_at, px_scale=px_scale, levels=levels,
+                             scene=scene)
         if third.joker_text:
             # "JOKER" down the corner, its letters parted only by the darker cut: no rank read so
             # far is sure, and a column of letters is no rank over suit.
@@ -122,7 +128,7 @@ def cut_level(lo: float, hi: float, otsu: float, cut: str = "otsu") -> float:
 
 def _read_corner(corner: U8, model: Mlp, config: RecognizerConfig, *, cut: str,  # noqa: C901
                  rank_at: tuple[float, float] | None, px_scale: float,
-                 levels: tuple[U8, float, float, float]) -> CornerRead:
+                 levels: tuple[U8, float, float, float], scene: bool = False) -> CornerRead:
     grey, lo, hi, otsu = levels
     if hi - lo < 40:
         return _EMPTY
@@ -192,6 +198,17 @@ def _read_corner(corner: U8, model: Mlp, config: RecognizerConfig, *, cut: str, 
     if suit is None and not below and len(rank_ids) == 1 and not letters:
         # A pale rank (thin strokes, blurred) run into its dark suit: parted where the dark ink begins.
         split = _split_pale_rank(grey, labels, (ry, rx, rw, rh, rank_ids[0]), lo, hi)
+        if split is None and scene and px_scale < 1.0 and cut != "light":
+            # A rank and suit of one darkness run together (a small index, its gap a pixel or two in
+            # the photograph): parted at the blob's waist, when what lies under it is a suit.  Only
+            # for a table scene's card, where the corner is enlarged from the photograph (shoe scans
+            # are read as before), and not in the light cut: there a pale halo joins glyphs that
+            # Otsu's cut parts, and a suit parted out of the halo has the shape of none.
+            split = _split_waist(labels, (ry, rx, rw, rh, rank_ids[0]))
+            if split is not None:
+                lower = glyph_features(_glyph_mask(split[0], split[2]))
+                if not suit_like(model.probabilities(lower[None])[0]):
+                    split = None
         if split is not None:
             labels, (ry, rx, rw, rh, _), suit_comp = split
             n = int(labels.max()) + 1
@@ -206,6 +223,20 @@ def _read_corner(corner: U8, model: Mlp, config: RecognizerConfig, *, cut: str, 
             suit, (ry, rx, rw, rh), rank_ids = beside
         else:
             beside = None
+            # Blur may run the suit into the rank's last glyph (a small one-row index): that glyph,
+            # parted at its waist across the row, gives the suit when its right part looks like one.
+            last = max((c for c in comps if c[4] in rank_ids), key=lambda c: c[1])
+            parted = _split_column_waist(labels, last) if scene and px_scale < 1.0 and cut != "light" else None
+            if parted is not None:
+                labels2, left, right = parted
+                side = _glyph_mask(labels2, right)
+                if right[3] <= rh and suit_like(model.probabilities(glyph_features(side)[None])[0]):
+                    labels, n = labels2, int(labels2.max()) + 1
+                    row = [c for c in comps if c[4] in rank_ids and c is not last] + [left]
+                    ry, rx = min(c[0] for c in row), min(c[1] for c in row)
+                    rw = max(c[1] + c[2] for c in row) - rx
+                    rh = max(c[0] + c[3] for c in row) - ry
+                    suit, beside = right, (right, (ry, rx, rw, rh), [c[4] for c in row])
     if suit is None:
         return no_index
     is_rank = np.zeros(n, bool)
@@ -381,6 +412,66 @@ def _split_pale_rank(grey: U8, labels: I32, rank: tuple[int, int, int, int, int]
     srows, scols = np.nonzero(blob[cut:])
     suit_box = (y + cut + int(srows.min()), x + int(scols.min()), int(scols.max() - scols.min() + 1), int(srows.max() - srows.min() + 1), new)
     return out, rank_box, suit_box
+
+
+def _split_waist(labels: I32, rank: tuple[int, int, int, int, int]
+                 ) -> tuple[I32, tuple[int, int, int, int, int], tuple[int, int, int, int, int]] | None:
+    """A "rank" blob that is a rank over its suit run together by blur, both of one darkness: cut
+    across at its waist, the narrowest row between 40% and 72% of its height, when that row is much
+    narrower than the widest rows above and below it (two glyphs touching, not the middle of one).
+    Returns the relabelled ``labels`` and the (y, x, w, h, label) of the rank and of the suit, or
+    None.  (The caller keeps the cut only when the lower part looks like a suit: an "8" has a waist.)"""
+    y, x, w, h, label = rank
+    if h < 10 or h < 1.4 * w:
+        return None  # too small to part, or not tall enough for two glyphs stacked
+    blob = labels[y : y + h, x : x + w] == label
+    rows = blob.sum(axis=1)
+    lo_row, hi_row = int(0.4 * h), int(0.72 * h)
+    cut = lo_row + int(np.argmin(rows[lo_row : hi_row + 1]))
+    upper, lower = int(rows[:cut].max()), int(rows[cut + 1 :].max()) if cut + 1 < h else 0
+    if rows[cut] > 0.45 * min(upper, lower):
+        return None
+    out = labels.copy()
+    new = int(labels.max()) + 1
+    part = out[y + cut : y + h, x : x + w]
+    part[blob[cut:]] = new
+    boxes = []
+    for piece in (blob[:cut], blob[cut:]):
+        rr, cc = np.nonzero(piece)
+        if len(rr) == 0 or rr.max() - rr.min() + 1 < 0.25 * h:
+            return None
+        boxes.append((int(rr.min()), int(cc.min()), int(cc.max() - cc.min() + 1), int(rr.max() - rr.min() + 1)))
+    (uy, ux, uw, uh), (ly, lx, lw, lh) = boxes
+    return out, (y + uy, x + ux, uw, uh, label), (y + cut + ly, x + lx, lw, lh, new)
+
+
+def _split_column_waist(labels: I32, glyph: Comp) -> tuple[I32, Comp, Comp] | None:
+    """A glyph that is the last glyph of a one-row index and its suit run together by blur: cut
+    down at its waist, the narrowest column between 35% and 75% of its width, when that column is
+    much narrower than the tallest columns left and right of it.  Returns the relabelled ``labels``
+    and the (y, x, w, h, label) of the left and the right part, or None."""
+    y, x, w, h, label = glyph
+    if w < 10 or w < 1.1 * h:
+        return None  # too small to part, or not wide enough for two glyphs side by side
+    blob = labels[y : y + h, x : x + w] == label
+    cols = blob.sum(axis=0)
+    lo_col, hi_col = int(0.35 * w), int(0.75 * w)
+    cut = lo_col + int(np.argmin(cols[lo_col : hi_col + 1]))
+    left, right = int(cols[:cut].max()), int(cols[cut + 1 :].max()) if cut + 1 < w else 0
+    if cols[cut] > 0.45 * min(left, right):
+        return None
+    out = labels.copy()
+    new = int(labels.max()) + 1
+    part = out[y : y + h, x + cut : x + w]
+    part[blob[:, cut:]] = new
+    boxes = []
+    for piece, dx in ((blob[:, :cut], 0), (blob[:, cut:], cut)):
+        rr, cc = np.nonzero(piece)
+        if len(rr) == 0 or cc.max() - cc.min() + 1 < 0.2 * w:
+            return None
+        boxes.append((y + int(rr.min()), x + dx + int(cc.min()), int(cc.max() - cc.min() + 1), int(rr.max() - rr.min() + 1)))
+    (ly, lx, lw, lh), (qy, qx, qw, qh) = boxes
+    return out, (ly, lx, lw, lh, label), (qy, qx, qw, qh, new)
 
 
 def _same_shape(a: F32, b: F32) -> float:

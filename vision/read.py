@@ -9,7 +9,7 @@ import numpy as np
 
 from .arrays import F32, U8, Floats, u8
 from .config import RecognizerConfig
-from .index_reader import RANKS, SUITS, CornerRead, read_corner
+from .index_reader import RANKS, SUITS, CornerRead, cut_level, ink_levels, read_corner
 from .model import Mlp
 from .pips import pip_suit_weights, with_pip_suit
 
@@ -17,9 +17,10 @@ CODES = [r + s for r in RANKS for s in SUITS]
 
 
 def read_corner_at(image: U8, quad: F32, model: Mlp, config: RecognizerConfig,
-                   rank_at: tuple[float, float] | None = None) -> CornerRead:
+                   rank_at: tuple[float, float] | None = None, *, scene: bool = False) -> CornerRead:
     """Read the index in the top-left corner of the card ``quad`` (TL, TR, BR, BL), warping only that
-    corner; ``rank_at`` is where the rank glyph is, as fractions of the card's width and height."""
+    corner; ``rank_at`` is where the rank glyph is, as fractions of the card's width and height;
+    ``scene``, a table scene's card (a shoe scan's is read as it always was)."""
     w, h = config.card_width, config.card_height
     corner = corner_at(image, quad, config)
     if config.corner_reader == "cnn" and model.profile is None:
@@ -27,15 +28,32 @@ def read_corner_at(image: U8, quad: F32, model: Mlp, config: RecognizerConfig,
 
         return read_corner_cnn(corner)
     at = None if rank_at is None else (rank_at[0] * w, rank_at[1] * h)
-    return read_corner(corner, model, config, at, _px_scale(quad, config))
+    scale = _px_scale(quad, config)
+    read = read_corner(corner, model, config, at, scale, scene=scene)
+    if scene and read.probs is None and not read.joker_text and read.ink and scale < 1.0 and _inked_at_right(corner):
+        # A large index whose suit is wider than the crop (a large rank over a wide heart) is cut by
+        # the crop's right side, and a glyph cut by the crop is dropped: read a wider corner too.
+        # (Only a table scene's card, where the corner is enlarged from the photograph: shoe scans
+        # are read as before.)
+        again = read_corner(corner_at(image, quad, config, config.corner_w_wide), model, config, at, scale, scene=True)
+        if again.probs is not None:
+            return again
+    return read
 
 
-def corner_at(image: U8, quad: F32, config: RecognizerConfig) -> U8:
-    """The top-left index corner of the card ``quad`` (TL, TR, BR, BL), rectified to the canonical card."""
+def _inked_at_right(corner: U8) -> bool:
+    """Whether ink (darker than Otsu's cut) reaches the right side of a corner crop."""
+    grey, lo, hi, otsu = ink_levels(corner)
+    return hi - lo >= 40 and int((grey[:, -2:] < cut_level(lo, hi, otsu)).sum()) >= 3
+
+
+def corner_at(image: U8, quad: F32, config: RecognizerConfig, width: float | None = None) -> U8:
+    """The top-left index corner of the card ``quad`` (TL, TR, BR, BL), rectified to the canonical
+    card; ``width`` (a fraction of the card's width) instead of ``config.corner_w``."""
     w, h = config.card_width, config.card_height
     dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
     m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
-    size = (int(config.corner_w * w), int(config.corner_h * h))
+    size = (int((config.corner_w if width is None else width) * w), int(config.corner_h * h))
     return u8(cv2.warpPerspective(image, m, size, flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE))
 
 
@@ -102,14 +120,15 @@ def card_from_corner(read: CornerRead, quad: F32, config: RecognizerConfig) -> d
 
 
 def read_card(image: U8, quad: F32, model: Mlp, config: RecognizerConfig, *,
-              pips: bool = False) -> dict[str, Any]:
+              pips: bool = False, scene: bool = False) -> dict[str, Any]:
     """Read the card whose corners are ``quad`` (clockwise, portrait order guessed) from both its
     index corners.  Returns the contract's fields: code, confidence, corners (TL, TR, BR, BL as
-    printed), and ``guesses`` when the code is "unknown"."""
+    printed), and ``guesses`` when the code is "unknown".  ``scene``: a table scene's card (its
+    small index may be blurred into one blob, a large one cut by the corner crop)."""
     # Only the two index corners are rectified: the card turned half round has the other one top left.
     turned = np.roll(quad, -2, axis=0)
-    top = _rank_like(read_corner_at(image, quad, model, config), config)
-    bottom = _rank_like(read_corner_at(image, turned, model, config), config)
+    top = _rank_like(read_corner_at(image, quad, model, config, scene=scene), config)
+    bottom = _rank_like(read_corner_at(image, turned, model, config, scene=scene), config)
     if pips:
         # One pip is witness enough (weighing both corners by pips would count the suit twice).
         weighed = with_pips(image, quad, model, config, top)

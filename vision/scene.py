@@ -133,7 +133,7 @@ def _cards_at(scene: _Scene, regions: list[Contour], card_h: float, model: Mlp,
         if _maybe_single(contour):
             # One card, or two lying nearly one over the other: read it whole first, and only when
             # that gives no sure card look for the cards of a hand.
-            whole = read_card(image, portrait_order(quad_of(contour)), model, config, pips=True)
+            whole = read_card(image, portrait_order(quad_of(contour)), model, config, pips=True, scene=True)
             if whole["code"] != "unknown":
                 if whole["confidence"] >= 0.9:
                     found.append(whole)
@@ -182,7 +182,7 @@ def _unindexed_top_card(image: U8, contour: Contour, cards: list[dict[str, Any]]
                 best, best_fit = quad, fit + white
     if best is None:
         return None
-    card = read_card(image, portrait_order((best + [x, y]).astype(np.float32)), model, config)
+    card = read_card(image, portrait_order((best + [x, y]).astype(np.float32)), model, config, scene=True)
     return card if card["code"] == "JK" else None
 
 
@@ -221,7 +221,7 @@ def _index_cards(scene: _Scene, contour: Contour, card_h: float, model: Mlp,
     for hyp in _index_hypotheses(scene, contour, card_h, model, config):
         if any(r[0] >= 0.85 and math.dist(hyp.anchor, r[1].anchor) <= config.index_spacing * max(hyp.rank_h, r[1].rank_h) for r in reads):
             continue  # an index already read surely here: another hypothesis of it would lose
-        read = read_corner_at(image, hyp.quad, model, config, hyp.rank_at)
+        read = read_corner_at(image, hyp.quad, model, config, hyp.rank_at, scene=True)
         if hyp.beside and not read.beside:
             continue  # laid out for a suit beside the rank, read with one under it: a card turned a quarter wrong
         if read.joker_text:
@@ -382,6 +382,7 @@ def _index_hypotheses(scene: _Scene, contour: Contour, card_h: float, model: Mlp
             t = pts @ down
             candidates.append((pts[t <= t.min() + 0.55 * (t.max() - t.min())], down, None))
     candidates += in_row
+    candidates += _run_together_in_row(blobs, merged[merged > 0].tolist(), angles, pixels)
     if not candidates:
         return []
     edges = region.edges()
@@ -453,6 +454,37 @@ def _index_hypotheses(scene: _Scene, contour: Contour, card_h: float, model: Mlp
         suited[[i for i, h in enumerate(out) if h.beside]] = suit_mass >= config.index_prefilter
     order = np.argsort(-rank_mass, kind="stable")  # the likeliest first: their reads settle the rest
     return [out[i] for i in order if rank_mass[i] >= config.index_prefilter and suited[i]]
+
+
+def _run_together_in_row(blobs: tuple[I32, I32], labels: list[int], angles: F64,
+                         pixels: Any) -> list[tuple[F64, F64, F64 | None]]:
+    """Hypotheses "suit beside the rank" from single blobs of index size: blur runs a small one-row
+    index's rank and suit together into one blob longer than tall.  Each way along its length, the
+    first half is taken for the rank and the rest for the suit beside it (the card's "down" a
+    quarter turn from that length); the corner's read parts the blob at its waist."""
+    found: list[F64] = []
+    axes: list[F64] = []
+    for label in labels:
+        pts = pixels(label, blobs)
+        (_, _), (rw, rh), ang = cv2.minAreaRect(pts.astype(np.float32))
+        if min(rw, rh) <= 0 or max(rw, rh) / min(rw, rh) < 1.25:
+            continue
+        theta = math.radians(ang) + (0 if rw >= rh else math.pi / 2)
+        right = np.array([math.cos(theta), math.sin(theta)])
+        found.append(pts)
+        axes += [np.array([-right[1], right[0]]), np.array([right[1], -right[0]])]
+    if not found:
+        return []
+    out: list[tuple[F64, F64, F64 | None]] = []
+    ways = _snap_all(np.array(axes).reshape(-1, 2), angles)
+    for i, pts in enumerate(found):
+        for down in ways[2 * i : 2 * i + 2]:
+            if down is None:
+                continue
+            u = pts @ np.array([down[1], -down[0]])
+            first = u <= u.min() + 0.5 * (u.max() - u.min())
+            out.append((pts[first], down, pts[~first]))
+    return out
 
 
 _GRID = np.stack(np.meshgrid(np.linspace(0.08, 0.92, 6), np.linspace(0.06, 0.94, 8)), axis=-1).reshape(-1, 2)
