@@ -20,7 +20,7 @@ def _sign_in(browser: Any, base: str, user: Any) -> Any:
     user.save()
     page = browser.new_context(viewport={"width": 1280, "height": 800}, has_touch=True, bypass_csp=True).new_page()
     page.set_default_timeout(10_000)
-    page.goto(f"{base}/tablet/login/")
+    page.goto(f"{base}/tablet/")  # the tablet's own address: its sign-in comes back to it
     page.fill("#id_username", user.username)
     page.fill("#id_password", PASSWORD)
     page.click("button[type=submit]")
