@@ -31,8 +31,8 @@ LONG = ("shoe 41 was shuffled 37 cards after its cut card came out, with the dea
         "the pit boss recorded the reason as a dealer change at the table during the round") * 2
 
 
-def _pdf_text(pdf: bytes) -> str:
-    """The text drawn on the pages (reportlab writes each content stream ASCII85-encoded, zlib-compressed)."""
+def _stream_texts(pdf: bytes) -> list[list[str]]:
+    """The text drawn by each content stream (reportlab writes them ASCII85-encoded, zlib-compressed)."""
     out = []
     for m in re.finditer(rb"/Filter \[ /ASCII85Decode /FlateDecode \][^>]*>>\s*stream\r?\n(.*?)endstream", pdf, re.S):
         body = m.group(1).strip()
@@ -40,8 +40,13 @@ def _pdf_text(pdf: bytes) -> str:
             raw = zlib.decompress(base64.a85decode(body[:-2] if body.endswith(b"~>") else body))
         except (ValueError, zlib.error):
             continue
-        out += [s.decode("latin-1") for s in re.findall(rb"\((.*?)\) Tj", raw)]
-    return "\n".join(out)
+        out.append([s.decode("latin-1") for s in re.findall(rb"\((.*?)\) Tj", raw)])
+    return out
+
+
+def _pdf_text(pdf: bytes) -> str:
+    """The text drawn on the pages."""
+    return "\n".join(t for texts in _stream_texts(pdf) for t in texts)
 
 
 def _hold(i: int, flagged: bool) -> dict[str, Any]:
@@ -128,17 +133,7 @@ def test_the_pdf_names_games_rules_and_bets_in_words_and_prints_whole_amounts() 
 
 def _pdf_pages(pdf: bytes) -> list[list[str]]:
     """The text of each page, in the order drawn (the running header and footer come last)."""
-    pages = []
-    for m in re.finditer(rb"/Filter \[ /ASCII85Decode /FlateDecode \][^>]*>>\s*stream\r?\n(.*?)endstream", pdf, re.S):
-        body = m.group(1).strip()
-        try:
-            raw = zlib.decompress(base64.a85decode(body[:-2] if body.endswith(b"~>") else body))
-        except (ValueError, zlib.error):
-            continue
-        text = [s.decode("latin-1") for s in re.findall(rb"\((.*?)\) Tj", raw)]
-        if any(t.startswith("page ") for t in text):
-            pages.append(text)
-    return pages
+    return [text for text in _stream_texts(pdf) if any(t.startswith("page ") for t in text)]
 
 
 @pytest.mark.parametrize("tables", [4, 5])  # sizes whose findings title fell at the foot of page 2
