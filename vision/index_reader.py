@@ -160,7 +160,16 @@ def _read_corner(corner: U8, model: Mlp, config: RecognizerConfig, *, cut: str, 
     keep = (areas >= 0.0015 * h * w) & (chs >= 0.035 * h) & (chs <= 0.6 * h) & (cws <= 0.8 * w)
     # Cut by the crop: the card's edge, a shadow, or art running into the corner.
     keep &= (xs > 0) & (ys > 0) & (xs + cws < w) & (ys + chs < h)
+    # The felt left outside a card's rounded corner: a blob against the band cleared above, lying
+    # within a corner's radius (8% of the card's width) of the corner.  No index reaches so little
+    # of the card (a small rank is at least 5.5% of the card's height tall below a 2.5% margin), and
+    # read as a glyph it makes a blank corner (a Joker printed without an index) look inked.
+    radius = 0.08 * h / config.corner_h * config.card_width / config.card_height
+    keep &= ~(((xs <= edge) | (ys <= edge)) & (xs + cws <= radius) & (ys + chs <= radius))
     keep[0] = False
+    # Glyphs at the crop's bottom (cut by it, or the top of one cut there): a column of letters
+    # running on below the corner.
+    cut_below = [x + cw / 2 for x, y, cw, ch in stats[1:, :4].tolist() if y + ch >= 0.95 * h and x > 0 and ch >= 0.035 * h]
     kept = np.nonzero(keep)[0]
     comps = [(y, x, cw, ch, i) for (x, y, cw, ch), i in zip(stats[kept, :4].tolist(), kept.tolist(), strict=True)]
     if not comps:
@@ -192,7 +201,7 @@ def _read_corner(corner: U8, model: Mlp, config: RecognizerConfig, *, cut: str, 
             rx, ry = nx, ny
     below = [c for c in comps if c[4] not in rank_ids and c[0] >= ry + 0.7 * rh
              and c[1] < rx + rw + 0.3 * rh and c[1] + c[2] > rx - 0.3 * rh]  # fmt: skip
-    letters = _letter_column(comps, rx, rw, rh)
+    letters = _letter_column(comps, rx, rw, rh, cut_below)
     no_index = _JOKER_TEXT if letters else _INKED  # what the corner says when no rank over suit is found
     suit = _suit_under(below, (ry, rx, rw, rh))
     if suit is None and not below and len(rank_ids) == 1 and not letters:
@@ -495,16 +504,21 @@ def _blur_suit(ps: Floats, height_px: float, config: RecognizerConfig) -> Floats
     return (1 - f) * ps + f * even
 
 
-def _letter_column(comps: list[tuple[int, int, int, int, int]], rx: int, rw: int, rh: int) -> bool:
-    """Four or more glyphs of about one size stacked in one column: a "JOKER" written down the corner."""
-    col = [c for c in comps if abs((c[1] + c[2] / 2) - (rx + rw / 2)) < 0.6 * max(rw, rh) and 0.5 < c[3] / rh < 1.6]
-    if len(col) < 4:
+def _letter_column(comps: list[tuple[int, int, int, int, int]], rx: int, rw: int, rh: int,
+                   cut_below: list[float]) -> bool:
+    """Four or more glyphs of about one size stacked in one column: a "JOKER" written down the corner.
+    Three are enough when the column runs on below the crop (``cut_below``: the centres and heights
+    of the glyphs at the crop's bottom): large letters, of which the corner holds only "JOK"."""
+    centre = rx + rw / 2
+    col = [c for c in comps if abs((c[1] + c[2] / 2) - centre) < 0.6 * max(rw, rh) and 0.5 < c[3] / rh < 1.6]
+    runs_on = any(abs(x - centre) < 0.6 * max(rw, rh) for x in cut_below)
+    if len(col) < (3 if runs_on else 4):
         return False
     if sum(1 for c in col if min(c[2], c[3]) >= 0.5 * max(c[2], c[3])) < 3:
         return False  # thin strokes: the dashes of a broken line (a court card's frame), not letters
     col.sort()
     gaps = [b[0] - (a[0] + a[3]) for a, b in zip(col, col[1:], strict=False)]
-    return sum(1 for g in gaps[:4] if -0.2 * rh < g < 0.8 * rh) >= 3
+    return sum(1 for g in gaps[:4] if -0.2 * rh < g < 0.8 * rh) >= min(3, len(col) - 1)
 
 
 def bays(mask: U8) -> tuple[int, int]:

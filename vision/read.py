@@ -196,6 +196,15 @@ def _combine(top: CornerRead, bottom: CornerRead, config: RecognizerConfig, both
         p = reads[0]
         flipped = top.probs is None
         scale = config.single_corner_factor
+        if top.joker_text or bottom.joker_text:
+            # One corner reads "JOKER" down its side, the other a card: most often the word's "J"
+            # over its "O" taken for a rank over a suit (the letters run together, or too few in
+            # the crop to show a column).  The corners disagree: the tablet asks, the Joker first
+            # when the card read is a Jack.
+            if int(np.argmax(p.sum(axis=1))) == RANKS.index("J"):
+                c = config.joker_disputed_confidence
+                return "JK", c, [{"code": "JK", "confidence": c}], False
+            scale = min(scale, 0.6 / max(float(p.max()), 1e-12))
     flat = p.ravel() * scale
     order = np.argsort(flat)[::-1][:3]
     guesses = [{"code": CODES[i], "confidence": round(float(flat[i]), 4)} for i in order]

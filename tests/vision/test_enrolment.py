@@ -77,7 +77,7 @@ def test_the_profile_reads_the_court_letters_the_generic_reader_does_not(deck):
 
 def test_a_joker_without_an_index_is_known_by_its_corners(tmp_path):
     # Design 1's Joker prints no index, and its star reaches into the corner crop: the generic
-    # reader is unsure of it; the enrolled Joker's corners make it sure.
+    # reader names it (blank corners) but is unsure of it; the enrolled Joker's corners make it sure.
     generate(tmp_path / "enrol", "shoe", 54, seed=100, design=1)
     generate(tmp_path / "read", "shoe", 53, seed=200, design=1)
     labels = json.loads((tmp_path / "enrol" / "labels.json").read_text())
@@ -88,7 +88,8 @@ def test_a_joker_without_an_index_is_known_by_its_corners(tmp_path):
     assert len(_scans(tmp_path / "read", ["JK"])) == 1
     for _code, path in _scans(tmp_path / "read", ["JK"]):
         img = cv2.imread(str(path))
-        assert recognize(img)[0]["code"] == "unknown"
+        generic = recognize(img)[0]
+        assert generic["code"] in ("JK", "unknown") and generic["confidence"] < 0.9
         card = recognize(img, profile=profile)[0]
         assert card["code"] == "JK" and card["confidence"] >= 0.9
 

@@ -1,0 +1,45 @@
+"""Jokers in shoe scans: blank corners with the felt of a rounded corner in the crop, and "JOKER"
+printed down the corner in letters so large that the crop holds only three of them."""
+
+import numpy as np
+import pytest
+
+from vision import recognize
+from vision.config import RecognizerConfig
+from vision.index_reader import CornerRead
+from vision.read import _combine
+from vision.tools.synth import design_style, find_font, shoe_image
+
+SEEDS = range(8)
+
+
+def _jokers(design: int, font: str, index: str, *, joker_text: bool) -> list[np.ndarray]:
+    style = design_style(design, find_font(font), index=index)
+    assert style.joker_text is joker_text  # the design prints its Joker as the test means
+    return [shoe_image("JK", np.random.default_rng([design, seed]), style)[0] for seed in SEEDS]
+
+
+def test_a_joker_printed_without_an_index_is_named_from_its_blank_corners():
+    # Its corners are blank paper but for the felt outside the card's rounded corner, which is no glyph.
+    reads = [recognize(img)[0] for img in _jokers(2101, "DejaVuSerif.ttf", "under", joker_text=False)]
+    assert sum(r["code"] == "JK" for r in reads) >= len(reads) - 1  # before: 3 of 8 (the rest unknown)
+    assert all(r["confidence"] < 0.9 for r in reads)  # no index to be sure of: the tablet asks
+
+
+def test_a_joker_whose_corner_holds_only_three_large_letters_is_not_a_jack():
+    reads = [recognize(img)[0] for img in _jokers(2100, "DejaVuSansMono-Bold.ttf", "large", joker_text=True)]
+    assert not [r for r in reads if r["code"] != "JK" and r["confidence"] >= 0.9]
+    assert sum(r["code"] == "JK" for r in reads) >= len(reads) - 1  # before: JS, JD ... sure
+
+
+def test_a_jack_read_against_a_joker_word_in_the_other_corner_is_asked_as_a_joker():
+    config = RecognizerConfig()
+    jack = np.zeros((13, 4))
+    jack[10, 2] = 0.99  # JD, the word's "J" over its "O"
+    word = CornerRead(None, joker_text=True, ink=True)
+    code, confidence, guesses, _ = _combine(CornerRead(jack, ink=True, score=1.0), word, config, True)
+    assert (code, confidence) == ("JK", config.joker_disputed_confidence) and confidence < 0.9
+    seven = np.zeros((13, 4))
+    seven[6, 0] = 0.99
+    code, confidence, _, _ = _combine(word, CornerRead(seven, ink=True, score=1.0), config, True)
+    assert code == "7S" and confidence == pytest.approx(0.6)
