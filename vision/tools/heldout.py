@@ -574,6 +574,7 @@ def run_unseen(
     if witness:
         readers["shipped perceptron, CNN veto"] = shipped_witness_reader("veto")
         readers["shipped perceptron, CNN rescue"] = shipped_witness_reader("rescue")
+        readers["shipped perceptron, CNN arbitrate (the default)"] = shipped_witness_reader("arbitrate")
     t0 = time.time()
     decks = unseen_decks(faces)
     got = measure(decks, readers, shoe=shoe, scenes=scenes, seed=seed, layouts=layouts,
