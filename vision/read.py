@@ -101,6 +101,10 @@ def cnn_witness(card: dict[str, Any], image: U8, quads: list[F32], model: Mlp, c
         return card
     if config.cnn_witness in ("agree", "rescue", "arbitrate") and sure and confidence > card["confidence"]:
         return {**named, "code": code, "confidence": round(float(confidence), 4)}
+    if config.cnn_witness == "arbitrate" and card["code"] == "unknown" and confidence >= config.unknown_below:
+        # The CNN names the perceptron's own first guess: named, unsure (a Joker's blank corners, seen
+        # so by both, though the perceptron took a speck of its corner for ink).
+        return {**named, "code": code, "confidence": round(float(max(confidence, card["confidence"])), 4)}
     return card
 
 

@@ -204,6 +204,10 @@ def test_arbitrate_puts_the_cnns_surer_read_first_where_the_perceptron_is_unsure
     vetoed = _witnessed(sure, cnn, monkeypatch, "arbitrate")
     assert vetoed["code"] == "5S" and vetoed["confidence"] == 0.85  # a sure read is only vetoed
     assert _witnessed(sure, _FakeCnn(kind=5, suit=0, p=0.55), monkeypatch, "arbitrate") == sure  # below witness_veto
+    unknown = {"code": "unknown", "confidence": 0.43, "corners": [], "guesses": [{"code": "6S", "confidence": 0.43}]}
+    agreed = _witnessed(unknown, _FakeCnn(kind=5, suit=0, p=0.75), monkeypatch, "arbitrate")
+    assert agreed["code"] == "6S" and 0.5 <= agreed["confidence"] < 0.9 and "guesses" not in agreed
+    assert _witnessed(unknown, _FakeCnn(kind=5, suit=0, p=0.75), monkeypatch, "rescue") == unknown
 
 
 def test_the_witness_reads_shoe_scans_and_leaves_scene_cards_unless_asked(monkeypatch):
