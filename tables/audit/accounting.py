@@ -28,6 +28,8 @@ from .theo import theo_cents, theo_exact
 
 CENT = Decimal("0.01")
 ZERO = Decimal("0.00")
+# The hold periods of a table's day (``AuditResult.summary["hold"]``) in words, for the pages, reports and CSV.
+PERIOD_WORDS = {"day": "day", "mtd": "month-to-date", "ytd": "year-to-date"}
 
 # The chip denominations a tray may hold (value as a string, exact).  A count naming another value is
 # refused: a typo on a slip is found when it is entered, not at the reconciliation.

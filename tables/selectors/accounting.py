@@ -16,7 +16,7 @@ from django.db.models import Q, QuerySet, Sum
 from django.utils import timezone
 
 from tables import conf
-from tables.audit.accounting import ZERO
+from tables.audit.accounting import CENT, ZERO
 from tables.models import (
     DropCount,
     RatingSlip,
@@ -143,7 +143,8 @@ def shift_count(table: Table, day: date, shift: str) -> ShiftCount:
     """The counts and tracked win of one table and shift (a handful of queries)."""
     base = Slip.objects.filter(table=table, gaming_day=day, shift=shift)
     transfers = {
-        kind: _effective(base, kind).aggregate(s=Sum("total"))["s"] or ZERO
+        # (SQLite sums decimals as numbers: 500 where PostgreSQL says 500.00; money is shown in cents.)
+        kind: (_effective(base, kind).aggregate(s=Sum("total"))["s"] or ZERO).quantize(CENT)
         for kind in (SlipKind.FILL, SlipKind.CREDIT)
     }
     drop_row = DropCount.objects.filter(table=table, gaming_day=day, shift=shift).first()
@@ -159,7 +160,7 @@ def shift_count(table: Table, day: date, shift: str) -> ShiftCount:
         opener=_one_total(_effective(base, SlipKind.OPENER)), closer=_one_total(_effective(base, SlipKind.CLOSER)),
         fills=transfers[SlipKind.FILL], credits=transfers[SlipKind.CREDIT],
         drop=drop_row.amount if drop_row else None,
-        tracked=-(net or ZERO).quantize(Decimal("0.01")), mispaid=mispaid, rounds=n,
+        tracked=-(net or ZERO).quantize(CENT), mispaid=mispaid.quantize(CENT), rounds=n,
     )  # fmt: skip
 
 

@@ -42,6 +42,7 @@ from tables.access import (
 )
 from tables.audit.accounting import (
     CENT,
+    PERIOD_WORDS,
     ZERO,
     ChipCountError,
     PeriodTotals,
@@ -595,7 +596,7 @@ def report_csv_rows(section: dict[str, Any]) -> list[dict[str, Any]]:
                      "period": f"{s['shift']} shift", "win": s["counted"], "theo_win": s["tracked"],
                      "drop": s["drop"], "flagged": s["flagged"], "message": s["reason"]})  # fmt: skip
     for h in section.get("holds", []):
-        period = {"mtd": "month-to-date", "ytd": "year-to-date"}.get(h["period"], h["period"])  # the hold rows' words
+        period = PERIOD_WORDS.get(h["period"], h["period"])  # the hold rows' words
         rows.append({"section": "win-drop", "table": h["table"], "period": period, "win": h["counted_win"],
                      "drop": h["drop"], "win_to_drop_pct": h["hold_pct"], "theo_win": h["theo_win"],
                      "theo_hold_pct": h["theo_hold_pct"], "z": h["z"], "band_low": h["band_low"],

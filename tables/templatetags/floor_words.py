@@ -11,6 +11,7 @@ from django import template
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from tables.audit.accounting import PERIOD_WORDS
 from tables.days import day_text
 from tables.engine.cards import card_face
 from tables.engine.settlement import bet_words
@@ -48,6 +49,12 @@ def day(value: object) -> str:
         except ValueError:
             return value
     return day_text(value) if isinstance(value, date) else ("—" if value in (None, "") else str(value))
+
+
+@register.filter
+def period(value: object) -> str:
+    """A hold period's code as words: ``mtd`` → ``month-to-date`` (``tables.audit.accounting.PERIOD_WORDS``)."""
+    return PERIOD_WORDS.get(str(value), str(value))
 
 
 @register.filter

@@ -383,3 +383,20 @@ def test_the_back_office_drop_form_goes_through_the_service(table, counter):
     again = client.post("/admin/tables/dropcount/add/", form)
     assert again.status_code == 200 and "counted already" in again.content.decode()
     assert DropCount.objects.filter(table=table).count() == 2
+
+
+def test_the_accounting_page_says_its_periods_in_words_and_its_amounts_in_cents(table, dealer, pit_boss, cage,
+                                                                                counter):
+    from tests.tables.dashboard.conftest import client_for
+
+    day = _now_shift()[0] - timedelta(days=1)
+    _counted_shift(table, dealer, pit_boss, cage, counter, closer_chips={"100": 45, "25": 100, "5": 139}, day=day)
+    rec = reconcile_shift(table, day, "day")
+    assert [str(rec[k]) for k in ("fills", "credits", "mispaid")] == ["500.00", "1000.00", "0.00"]  # SQLite sums: 500
+    accounting_table_day(table, day)
+    page = client_for(pit_boss).get("/dashboard/accounting/", {"day": day.isoformat()}).content.decode()
+    holds = page[page.index('id="holds"'):page.index("<h2>Slips")]
+    assert "<td>month-to-date</td>" in holds and "<td>year-to-date</td>" in holds and "<td>day</td>" in holds
+    assert ">mtd<" not in holds and ">ytd<" not in holds
+    reconciliation = page[page.index('id="reconciliation"'):page.index('id="holds"')]
+    assert "<td>500.00</td><td>1000.00</td><td>300.00</td>" in reconciliation
