@@ -63,10 +63,11 @@ class RecognizerConfig:
     # Joker for want of an index) the CNN's read is taken with its own confidence if it names a
     # card; "arbitrate", also where the perceptron is unsure of its read and the CNN names another
     # card more surely, the CNN's read comes first, unsure (witness_cap).  The default, "arbitrate",
-    # comes from the environment variable VISION_CNN_WITNESS.  Shoe scans only, unless
-    # ``cnn_witness_scenes`` (a scene's many cards would cost a CNN pass each; see docs/vision.md).
+    # comes from the environment variable VISION_CNN_WITNESS.  A table scene's cards have a mode of
+    # their own, ``cnn_witness_scenes`` ("veto" by default, VISION_CNN_WITNESS_SCENES): in scenes the
+    # CNN's agreement made wrong reads sure (docs/vision.md).
     cnn_witness: str = field(default_factory=lambda: os.environ.get("VISION_CNN_WITNESS", "arbitrate"))
-    cnn_witness_scenes: bool = False
+    cnn_witness_scenes: str = field(default_factory=lambda: os.environ.get("VISION_CNN_WITNESS_SCENES", "veto"))
     witness_sure: float = 0.9
     witness_veto: float = 0.6
     witness_cap: float = 0.85
@@ -74,8 +75,9 @@ class RecognizerConfig:
     def __post_init__(self) -> None:
         if self.corner_reader not in ("mlp", "cnn"):
             raise ValueError(f"corner_reader must be 'mlp' or 'cnn', got {self.corner_reader!r}")
-        if self.cnn_witness not in WITNESS_MODES:
-            raise ValueError(f"cnn_witness must be one of {', '.join(WITNESS_MODES)}, got {self.cnn_witness!r}")
+        for name in ("cnn_witness", "cnn_witness_scenes"):
+            if getattr(self, name) not in WITNESS_MODES:
+                raise ValueError(f"{name} must be one of {', '.join(WITNESS_MODES)}, got {getattr(self, name)!r}")
 
 
 DEFAULT_CONFIG = RecognizerConfig()

@@ -68,12 +68,14 @@ def cnn_witness(card: dict[str, Any], image: U8, quads: list[F32], model: Mlp, c
     CNN names surely too; "rescue" also takes the CNN's read, with its confidence, where the
     perceptron names no card (unknown, or a Joker for want of an index) and the CNN names one;
     "arbitrate" also takes the CNN's read, unsure, where the perceptron's own read is unsure and
-    the CNN names another card more surely.  Off, with the CNN as the reader, with an enrolled deck,
-    or for a table scene's card (``scene``) unless ``config.cnn_witness_scenes``: ``card``.
+    the CNN names another card more surely.  A table scene's card (``scene``) is weighed in the mode
+    ``config.cnn_witness_scenes``.  Off, with the CNN as the reader, or with an enrolled deck: ``card``.
     ``corners``: the corners of ``quads`` as ``corner_at`` warps them, when already made."""
-    if (config.cnn_witness == "off" or config.corner_reader != "mlp" or model.profile is not None
-            or scene and not config.cnn_witness_scenes):
+    mode = config.cnn_witness_scenes if scene else config.cnn_witness
+    if mode == "off" or config.corner_reader != "mlp" or model.profile is not None:
         return card
+    if mode == "veto" and (card["code"] == "unknown" or card["confidence"] < config.witness_sure):
+        return card  # only a sure read can be vetoed: the CNN need not run
     from .cnn import corner_read, load_cnn
 
     if corners is None:
@@ -90,18 +92,18 @@ def cnn_witness(card: dict[str, Any], image: U8, quads: list[F32], model: Mlp, c
             if confidence >= config.witness_veto:
                 return {**card, "confidence": round(min(float(card["confidence"]), config.witness_cap), 4)}
             return card
-        if config.cnn_witness not in ("rescue", "arbitrate") or confidence < config.unknown_below or code == "JK":
+        if mode not in ("rescue", "arbitrate") or confidence < config.unknown_below or code == "JK":
             return card
         nothing = card["code"] == "unknown" or card["code"] == "JK" and card["confidence"] < config.witness_sure
         if nothing:
             return {**named, "code": code, "confidence": round(float(confidence), 4)}
-        if config.cnn_witness == "arbitrate" and confidence > card["confidence"]:
+        if mode == "arbitrate" and confidence > card["confidence"]:
             # Both unsure of their own reads, the CNN less so: its read first, and the tablet asks.
             return {**named, "code": code, "confidence": round(min(float(confidence), config.witness_cap), 4)}
         return card
-    if config.cnn_witness in ("agree", "rescue", "arbitrate") and sure and confidence > card["confidence"]:
+    if mode in ("agree", "rescue", "arbitrate") and sure and confidence > card["confidence"]:
         return {**named, "code": code, "confidence": round(float(confidence), 4)}
-    if config.cnn_witness == "arbitrate" and card["code"] == "unknown" and confidence >= config.unknown_below:
+    if mode == "arbitrate" and card["code"] == "unknown" and confidence >= config.unknown_below:
         # The CNN names the perceptron's own first guess: named, unsure (a Joker's blank corners, seen
         # so by both, though the perceptron took a speck of its corner for ink).
         return {**named, "code": code, "confidence": round(float(max(confidence, card["confidence"])), 4)}

@@ -210,16 +210,30 @@ def test_arbitrate_puts_the_cnns_surer_read_first_where_the_perceptron_is_unsure
     assert _witnessed(unknown, _FakeCnn(kind=5, suit=0, p=0.75), monkeypatch, "rescue") == unknown
 
 
-def test_the_witness_reads_shoe_scans_and_leaves_scene_cards_unless_asked(monkeypatch):
-    monkeypatch.setattr("vision.cnn.load_cnn", lambda: _FakeCnn(kind=10, suit=0))
+def test_scene_cards_have_a_witness_mode_of_their_own_veto_by_default(monkeypatch):
+    monkeypatch.setattr("vision.cnn.load_cnn", lambda: _FakeCnn(kind=10, suit=0))  # the CNN reads JS surely
     monkeypatch.delenv("VISION_CNN_WITNESS", raising=False)
-    card = {"code": "5S", "confidence": 0.97, "corners": []}
-    quads = [QUAD]
-    assert RecognizerConfig().cnn_witness == "arbitrate"  # the default
-    assert cnn_witness(card, IMAGE, quads, MLP, RecognizerConfig(), scene=True) is card
-    scenes_too = RecognizerConfig(cnn_witness_scenes=True)
-    assert cnn_witness(card, IMAGE, quads, MLP, scenes_too, scene=True)["confidence"] == 0.85
-    assert cnn_witness(card, IMAGE, quads, MLP, RecognizerConfig())["confidence"] == 0.85
+    monkeypatch.delenv("VISION_CNN_WITNESS_SCENES", raising=False)
+    config = RecognizerConfig()
+    assert (config.cnn_witness, config.cnn_witness_scenes) == ("arbitrate", "veto")  # the defaults
+    sure = {"code": "5S", "confidence": 0.97, "corners": []}
+    unsure = {"code": "5S", "confidence": 0.7, "corners": []}
+    assert cnn_witness(sure, IMAGE, [QUAD], MLP, config, scene=True)["confidence"] == 0.85  # vetoed
+    assert cnn_witness(unsure, IMAGE, [QUAD], MLP, config, scene=True) is unsure  # not arbitrated in a scene
+    assert cnn_witness(unsure, IMAGE, [QUAD], MLP, config)["code"] == "JS"  # a shoe scan's is
+    off = RecognizerConfig(cnn_witness_scenes="off")
+    assert cnn_witness(sure, IMAGE, [QUAD], MLP, off, scene=True) is sure
+    with pytest.raises(ValueError, match="cnn_witness_scenes"):
+        RecognizerConfig(cnn_witness_scenes="always")
+
+
+def test_a_veto_only_witness_runs_no_cnn_for_an_unsure_read(monkeypatch):
+    def no_cnn():
+        raise AssertionError("the CNN ran")
+
+    monkeypatch.setattr("vision.cnn.load_cnn", no_cnn)
+    unsure = {"code": "5S", "confidence": 0.7, "corners": []}
+    assert cnn_witness(unsure, IMAGE, [QUAD], MLP, RecognizerConfig(cnn_witness="veto")) is unsure
 
 
 def test_saved_runs_are_reported_and_their_reliability_pooled(tmp_path):

@@ -38,7 +38,7 @@ import cv2
 import numpy as np
 
 from .. import model as model_module
-from ..config import RecognizerConfig
+from ..config import DEFAULT_CONFIG, RecognizerConfig
 from ..model import Mlp
 from ..profile import DeckProfile, enroll
 from ..recognize import recognize
@@ -475,7 +475,9 @@ def run(
 def held_reader(held: Mlp, witness: str, profile: DeckProfile | None = None) -> Reader:
     """A perceptron (a fold's, or the shipped one) with the corner CNN as a witness or not, and with a
     deck's profile or none."""
-    config = RecognizerConfig(corner_reader="mlp", cnn_witness=witness)
+    # Without a witness, none in scenes either; with one, scenes as the product reads them.
+    config = RecognizerConfig(corner_reader="mlp", cnn_witness=witness,
+                              cnn_witness_scenes="off" if witness == "off" else DEFAULT_CONFIG.cnn_witness_scenes)
 
     def read(img: np.ndarray) -> list[dict[str, Any]]:
         with reading_with(held):
@@ -487,7 +489,8 @@ def held_reader(held: Mlp, witness: str, profile: DeckProfile | None = None) -> 
 def shipped_reader(img: np.ndarray) -> list[dict[str, Any]]:
     """The shipped perceptron, whatever the block around says."""
     with reading_with(_shipped()):
-        return recognize(img, RecognizerConfig(corner_reader="mlp", cnn_witness="off"), profile=None)
+        return recognize(img, RecognizerConfig(corner_reader="mlp", cnn_witness="off", cnn_witness_scenes="off"),
+                         profile=None)
 
 
 @cache
