@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-WITNESS_MODES = ("off", "veto", "agree", "rescue", "arbitrate")
+WITNESS_MODES = ("off", "veto", "screen", "agree", "rescue", "arbitrate")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,10 +64,11 @@ class RecognizerConfig:
     # card; "arbitrate", also where the perceptron is unsure of its read and the CNN names another
     # card more surely, the CNN's read comes first, unsure (witness_cap).  The default, "arbitrate",
     # comes from the environment variable VISION_CNN_WITNESS.  A table scene's cards have a mode of
-    # their own, ``cnn_witness_scenes`` ("veto" by default, VISION_CNN_WITNESS_SCENES): in scenes the
-    # CNN's agreement made wrong reads sure (docs/vision.md).
+    # their own, ``cnn_witness_scenes`` (VISION_CNN_WITNESS_SCENES): "screen" by default, a veto that
+    # also takes an unsure card for no card where the CNN sees no rank index (``read.weigh``); in
+    # scenes the CNN's agreement made wrong reads sure (docs/vision.md).
     cnn_witness: str = field(default_factory=lambda: os.environ.get("VISION_CNN_WITNESS", "arbitrate"))
-    cnn_witness_scenes: str = field(default_factory=lambda: os.environ.get("VISION_CNN_WITNESS_SCENES", "veto"))
+    cnn_witness_scenes: str = field(default_factory=lambda: os.environ.get("VISION_CNN_WITNESS_SCENES", "screen"))
     witness_sure: float = 0.9
     witness_veto: float = 0.6
     witness_cap: float = 0.85

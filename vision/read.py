@@ -61,30 +61,67 @@ def corner_at(image: U8, quad: F32, config: RecognizerConfig, width: float | Non
 
 
 def cnn_witness(card: dict[str, Any], image: U8, quads: list[F32], model: Mlp, config: RecognizerConfig, *,
-                scene: bool = False, corners: list[U8] | None = None) -> dict[str, Any]:
-    """The perceptron's ``card`` (read from the index corners top left in ``quads``) weighed by the
-    corner CNN's read of the same corners (``config.cnn_witness``): "veto" makes a sure read unsure
-    when the CNN names another card with some confidence; "agree" also makes a read sure that the
-    CNN names surely too; "rescue" also takes the CNN's read, with its confidence, where the
-    perceptron names no card (unknown, or a Joker for want of an index) and the CNN names one;
-    "arbitrate" also takes the CNN's read, unsure, where the perceptron's own read is unsure and
-    the CNN names another card more surely.  A table scene's card (``scene``) is weighed in the mode
-    ``config.cnn_witness_scenes``.  Off, with the CNN as the reader, or with an enrolled deck: ``card``.
-    ``corners``: the corners of ``quads`` as ``corner_at`` warps them, when already made."""
-    mode = config.cnn_witness_scenes if scene else config.cnn_witness
-    if mode == "off" or config.corner_reader != "mlp" or model.profile is not None:
+                corners: list[U8] | None = None) -> dict[str, Any]:
+    """A shoe scan's ``card`` (read by the perceptron from the index corners top left in ``quads``)
+    weighed by the corner CNN's read of the same corners, in the mode ``config.cnn_witness``
+    (``weigh``).  Off, with the CNN as the reader, or with an enrolled deck: ``card``.  ``corners``:
+    the corners of ``quads`` as ``corner_at`` warps them, when already made.  (A table scene's cards
+    are weighed all at once: ``scene_witness``.)"""
+    mode = config.cnn_witness
+    if mode == "off" or config.corner_reader != "mlp" or model.profile is not None or not _looked_at(card, mode, config):
         return card
-    if mode == "veto" and (card["code"] == "unknown" or card["confidence"] < config.witness_sure):
-        return card  # only a sure read can be vetoed: the CNN need not run
     from .cnn import corner_read, load_cnn
 
     if corners is None:
         corners = [corner_at(image, q, config) for q in quads]
     kind, suit = load_cnn().probabilities(corners)
-    reads = [_rank_like(corner_read(kind[i], suit[i]), config) for i in range(len(quads))]
+    return weigh(card, [_rank_like(corner_read(kind[i], suit[i]), config) for i in range(len(quads))], mode, config)
+
+
+def scene_witness(cards: list[dict[str, Any]], image: U8, model: Mlp, config: RecognizerConfig) -> list[dict[str, Any]]:
+    """A table scene's ``cards`` weighed by the corner CNN's reads of their top-left index corners (a
+    lower card of a hand shows only that one), in the mode ``config.cnn_witness_scenes``, all in one
+    pass of the network."""
+    mode = config.cnn_witness_scenes
+    if mode == "off" or config.corner_reader != "mlp" or model.profile is not None:
+        return cards
+    todo = [i for i, c in enumerate(cards) if _looked_at(c, mode, config)]
+    if not todo:
+        return cards
+    from .cnn import corner_read, load_cnn
+
+    corners = [corner_at(image, np.asarray(cards[i]["corners"], np.float32), config) for i in todo]
+    kind, suit = load_cnn().probabilities(corners)
+    out = list(cards)
+    for j, i in enumerate(todo):
+        out[i] = weigh(cards[i], [_rank_like(corner_read(kind[j], suit[j]), config)], mode, config)
+    return out
+
+
+def _looked_at(card: dict[str, Any], mode: str, config: RecognizerConfig) -> bool:
+    """Whether the CNN's read could change ``card`` in ``mode`` (a veto changes sure reads only)."""
+    return mode != "veto" or card["code"] != "unknown" and card["confidence"] >= config.witness_sure
+
+
+def weigh(card: dict[str, Any], reads: list[CornerRead], mode: str, config: RecognizerConfig) -> dict[str, Any]:
+    """The perceptron's ``card`` weighed by the corner CNN's ``reads`` of the same index corners.
+
+    "veto" makes a sure read unsure when the CNN names another card with some confidence; "screen"
+    also takes an unsure card for no card ("unknown", its read the first guess) where the CNN sees no
+    rank index in its corners at all (art, a pip, a chip: a table scene's false cards); "agree" (no
+    screening) also makes a read sure that the CNN names surely too; "rescue" also takes the CNN's
+    read, with its confidence, where the perceptron names no card (unknown, or a Joker for want of an
+    index) and the CNN names one; "arbitrate" also takes the CNN's read, unsure, where the
+    perceptron's own read is unsure and the CNN names another card more surely, and names an unknown
+    read unsure where the CNN names its first guess."""
     other = reads[1] if len(reads) > 1 else CornerRead(None)
     code, confidence, _, _ = _combine(reads[0], other, config, len(reads) > 1)
     sure = confidence >= config.witness_sure
+    if (mode == "screen" and card["code"] not in ("unknown", "JK") and card["confidence"] < config.witness_sure
+            and all(r.probs is None for r in reads)):
+        below = round(min(float(card["confidence"]), config.unknown_below - 0.01), 4)  # as an unknown read is
+        return {**card, "code": "unknown", "confidence": below,
+                "guesses": [{"code": card["code"], "confidence": card["confidence"]}]}
     own = card["code"] if card["code"] != "unknown" else card["guesses"][0]["code"] if card.get("guesses") else None
     named = {k: v for k, v in card.items() if k != "guesses"}
     if code != own:
@@ -167,7 +204,9 @@ def read_card(image: U8, quad: F32, model: Mlp, config: RecognizerConfig, *,
             c = config.profile_joker_confidence
             code, confidence, guesses = "JK", c, [{"code": "JK", "confidence": c}]
     card = _card(code, confidence, guesses, turned if flipped else quad, config)
-    return cnn_witness(card, image, [quad, turned], model, config, scene=scene, corners=crops)
+    if scene:
+        return card  # weighed with the scene's other cards (``scene_witness``)
+    return cnn_witness(card, image, [quad, turned], model, config, corners=crops)
 
 
 def _rank_like(read: CornerRead, config: RecognizerConfig) -> CornerRead:

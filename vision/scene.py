@@ -28,7 +28,7 @@ from .config import RecognizerConfig
 from .features import glyph_features
 from .index_reader import CornerRead
 from .model import RANK_COLUMNS, SUIT_COLUMNS, Mlp, load_model
-from .read import card_from_corner, cnn_witness, read_card, read_corner_at, with_pips
+from .read import card_from_corner, read_card, read_corner_at, scene_witness, with_pips
 
 ASPECT = 88 / 63
 
@@ -50,7 +50,7 @@ def find_cards(image: U8, config: RecognizerConfig, mask: U8 | None = None,
     measured = _card_height(regions, h_img)
     scene = _Scene(image)
     if measured is not None:
-        return _cards_at(scene, regions, measured, model, config)
+        return scene_witness(_cards_at(scene, regions, measured, model, config), image, model, config)
     # No card's outline to go by (every region a hand, no top card showing a whole long and short
     # edge): the cards are read at a small, a middle and a large card size of the scenes' span
     # (85-210 px in 720), and the size whose cards cover the card-white regions best is kept (too
@@ -67,7 +67,7 @@ def find_cards(image: U8, config: RecognizerConfig, mask: U8 | None = None,
         if best is None or score > best[0]:
             best = (score, cards)
     assert best is not None
-    return best[1]
+    return scene_witness(best[1], image, model, config)
 
 
 class _Region:
@@ -239,8 +239,7 @@ def _index_cards(scene: _Scene, contour: Contour, card_h: float, model: Mlp,
         if any(k[2].joker_text and _in_corner(r[1].anchor, k[1].quad, config) for k in kept):
             continue  # another letter of the word
         kept.append(r)
-    return [cnn_witness(card_from_corner(with_pips(image, hyp.quad, model, config, read), hyp.quad, config), image, [hyp.quad],
-                        model, config, scene=True) for _, hyp, read in kept]
+    return [card_from_corner(with_pips(image, hyp.quad, model, config, read), hyp.quad, config) for _, hyp, read in kept]
 
 
 def _in_corner(point: tuple[float, float], quad: F32, config: RecognizerConfig) -> bool:

@@ -11,7 +11,7 @@ import pytest
 from vision import model as model_module
 from vision.config import DEFAULT_CONFIG, RecognizerConfig
 from vision.index_reader import CornerRead
-from vision.read import cnn_witness
+from vision.read import cnn_witness, scene_witness
 from vision.tools import heldout
 from vision.tools.cnn_data import family
 from vision.tools.glyphs import font_files
@@ -210,21 +210,36 @@ def test_arbitrate_puts_the_cnns_surer_read_first_where_the_perceptron_is_unsure
     assert _witnessed(unknown, _FakeCnn(kind=5, suit=0, p=0.75), monkeypatch, "rescue") == unknown
 
 
-def test_scene_cards_have_a_witness_mode_of_their_own_veto_by_default(monkeypatch):
+def test_scene_cards_have_a_witness_mode_of_their_own_screen_by_default(monkeypatch):
     monkeypatch.setattr("vision.cnn.load_cnn", lambda: _FakeCnn(kind=10, suit=0))  # the CNN reads JS surely
     monkeypatch.delenv("VISION_CNN_WITNESS", raising=False)
     monkeypatch.delenv("VISION_CNN_WITNESS_SCENES", raising=False)
     config = RecognizerConfig()
-    assert (config.cnn_witness, config.cnn_witness_scenes) == ("arbitrate", "veto")  # the defaults
-    sure = {"code": "5S", "confidence": 0.97, "corners": []}
-    unsure = {"code": "5S", "confidence": 0.7, "corners": []}
-    assert cnn_witness(sure, IMAGE, [QUAD], MLP, config, scene=True)["confidence"] == 0.85  # vetoed
-    assert cnn_witness(unsure, IMAGE, [QUAD], MLP, config, scene=True) is unsure  # not arbitrated in a scene
+    assert (config.cnn_witness, config.cnn_witness_scenes) == ("arbitrate", "screen")  # the defaults
+    corners = QUAD.tolist()
+    sure = {"code": "5S", "confidence": 0.97, "corners": corners}
+    unsure = {"code": "5S", "confidence": 0.7, "corners": corners}
+    weighed = scene_witness([sure, unsure], IMAGE, MLP, config)
+    assert weighed[0]["confidence"] == 0.85  # vetoed
+    assert weighed[1] is unsure  # not arbitrated in a scene
     assert cnn_witness(unsure, IMAGE, [QUAD], MLP, config)["code"] == "JS"  # a shoe scan's is
     off = RecognizerConfig(cnn_witness_scenes="off")
-    assert cnn_witness(sure, IMAGE, [QUAD], MLP, off, scene=True) is sure
+    assert scene_witness([sure], IMAGE, MLP, off) == [sure]
     with pytest.raises(ValueError, match="cnn_witness_scenes"):
         RecognizerConfig(cnn_witness_scenes="always")
+
+
+def test_screen_takes_an_unsure_scene_card_for_none_where_the_cnn_sees_no_index(monkeypatch):
+    monkeypatch.setattr("vision.cnn.load_cnn", lambda: _FakeCnn(kind=15, suit=0))  # no index there
+    corners = QUAD.tolist()
+    unsure = {"code": "5S", "confidence": 0.7, "corners": corners}
+    sure = {"code": "5S", "confidence": 0.95, "corners": corners}
+    joker = {"code": "JK", "confidence": 0.72, "corners": corners}
+    screened, kept, joker_kept = scene_witness([unsure, sure, joker], IMAGE, MLP, RecognizerConfig(cnn_witness_scenes="screen"))
+    assert screened["code"] == "unknown" and screened["confidence"] < 0.5
+    assert screened["guesses"] == [{"code": "5S", "confidence": 0.7}] and screened["corners"] == corners
+    assert kept == sure and joker_kept == joker  # a sure read is not screened, nor a Joker without an index
+    assert scene_witness([unsure], IMAGE, MLP, RecognizerConfig(cnn_witness_scenes="veto")) == [unsure]
 
 
 def test_a_veto_only_witness_runs_no_cnn_for_an_unsure_read(monkeypatch):
