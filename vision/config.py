@@ -68,7 +68,7 @@ class RecognizerConfig:
     # rules: "off" or "on".  Shoe scans never run it.  The default comes from the environment variable
     # VISION_INDEX_DETECTOR.
     index_detector: str = field(default_factory=lambda: os.environ.get("VISION_INDEX_DETECTOR", "off"))
-    detector_peak: float = 0.3  # a detector peak this sure (0-1) or more is a hypothesis
+    detector_peak: float = 0.4  # a detector peak this sure (0-1) or more is a hypothesis
 
     def __post_init__(self) -> None:
         if self.corner_reader not in ("mlp", "cnn"):
