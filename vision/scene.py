@@ -246,6 +246,12 @@ def _index_cards(scene: _Scene, contour: Contour, card_h: float, model: Mlp,
     for hyp in hyps:
         if any(r[0] >= 0.85 and math.dist(hyp.anchor, r[1].anchor) <= config.index_spacing * max(hyp.rank_h, r[1].rank_h) for r in reads):
             continue  # an index already read surely here: another hypothesis of it would lose
+        if hyp.learned and any(math.dist(hyp.anchor, r[1].anchor) <= config.index_spacing * max(hyp.rank_h, r[1].rank_h)
+                               or _other_corner(hyp, r[1], config) for r in reads):
+            # The detector fills the glyph rules' gaps: where they read an index, theirs stands; and
+            # the other index of a card read already is no card (laid out from a peak, its outline is
+            # not exact enough for the merging of a card's two corners).
+            continue
         read = read_corner_at(image, hyp.quad, model, config, hyp.rank_at, scene=True)
         if hyp.beside and not read.beside:
             continue  # laid out for a suit beside the rank, read with one under it: a card turned a quarter wrong
@@ -292,7 +298,16 @@ def _detector_hypotheses(scene: _Scene, contour: Contour, card_h: float,
     q = np.array(quads, np.float32)
     white = _on_white(q - [x0, y0], region.filled, (x0, y0), scene.image.shape[:2]) >= config.index_on_white
     rank_h = 0.09 * card_h
-    return [IndexHypothesis(q[i], (p.x, p.y), rank_h, None) for i, p in enumerate(inside) if white[i]]
+    return [IndexHypothesis(q[i], (p.x, p.y), rank_h, None, learned=True) for i, p in enumerate(inside) if white[i]]
+
+
+def _other_corner(hyp: IndexHypothesis, read: IndexHypothesis, config: RecognizerConfig) -> bool:
+    """Whether ``hyp`` lies at the other index corner (bottom right, turned half round) of the card
+    laid out for ``read``."""
+    a, b = hyp.quad.astype(np.float64), read.quad.astype(np.float64)
+    if float(_unit(a[3] - a[0]) @ _unit(b[3] - b[0])) > -0.7:
+        return False
+    return _in_corner(hyp.anchor, np.roll(read.quad, -2, axis=0), config)
 
 
 def _in_corner(point: tuple[float, float], quad: F32, config: RecognizerConfig) -> bool:
@@ -324,6 +339,7 @@ class IndexHypothesis:
     rank_h: float
     rank_at: tuple[float, float] | None  # the rank glyph's centre, as fractions of the card's width and height (None: not known)
     beside: bool = False  # laid out for a suit printed beside the rank (one row), not under it
+    learned: bool = False  # laid out from the learned detector's peak (its rank found by the corner's read)
 
 
 def _index_hypotheses(scene: _Scene, contour: Contour, card_h: float, model: Mlp,  # noqa: C901
