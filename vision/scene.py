@@ -56,15 +56,10 @@ def find_cards(image: U8, config: RecognizerConfig, mask: U8 | None = None,
     # edge): the cards are read at a small, a middle and a large card size of the scenes' span
     # (85-210 px in 720), and the size whose cards cover the card-white regions best is kept (too
     # small a size leaves white uncovered, too large a one lays cards over the felt).
-    sizes = (0.13 * h_img, 0.2 * h_img, 0.27 * h_img)
-    sure = [p.card_h for p in scene.peaks(config) if p.score >= 0.5]
-    if len(sure) >= 2 and min(sure) >= 0.85 * float(np.median(sure)) and max(sure) <= 1.15 * float(np.median(sure)):
-        # The learned detector's sure peaks agree on the cards' height: read the scene at that size.
-        return _cards_at(scene, regions, float(np.median(sure)), model, config)
     white = np.zeros(mask.shape, np.uint8)
     cv2.drawContours(white, regions, -1, 1, cv2.FILLED)
     best: tuple[float, list[dict[str, Any]]] | None = None
-    for card_h in sizes:
+    for card_h in (0.13 * h_img, 0.2 * h_img, 0.27 * h_img):
         cards = _cards_at(scene, regions, card_h, model, config)
         laid = np.zeros_like(white)
         for c in cards:
