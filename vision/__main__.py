@@ -1,4 +1,4 @@
-"""Command line: ``python -m vision recognize|enroll|evaluate|generate|train``.
+"""Command line: ``python -m vision recognize|enroll|evaluate|generate|train|train-cnn|train-detector|heldout``.
 
 ``recognize --json IMAGE [IMAGE ...]`` prints one JSON object per image and line:
 ``{"image": PATH, "cards": [{"code", "confidence", "corners"}, ...]}``; an image that cannot be read
@@ -72,6 +72,14 @@ def main(argv: list[str] | None = None) -> int:
     tc.add_argument("--epochs", type=int, default=None, help="epochs over the training corners (default 4)")
     tc.add_argument("--seed", type=int, default=1, help="the training's random seed")
     tc.add_argument("--threads", type=int, default=2, help="torch's threads")
+    td = sub.add_parser("train-detector", help="reproduce the table scenes' index detector (needs the 'train' extra: torch, onnx)")
+    td.add_argument("--out", type=Path, default=None, help="the ONNX file to write (default: the shipped one)")
+    td.add_argument("--cache", type=Path, default=None, help="a folder to keep the rendered scenes in")
+    td.add_argument("--minutes", type=float, default=30.0, help="wall-time budget of the training loop")
+    td.add_argument("--chunks", type=int, default=8, help="train on this many chunks of 200 scenes (seeds 1...)")
+    td.add_argument("--max-lr", type=float, default=4e-3, help="peak learning rate of the one-cycle schedule")
+    td.add_argument("--seed", type=int, default=1, help="the training's random seed (crops, initial weights)")
+    td.add_argument("--threads", type=int, default=1, help="torch's threads")
     ho = sub.add_parser("heldout", help="leave-one-font-out folds: retrain the perceptron without a fold's fonts and read decks of them")
     ho.add_argument("--out", type=Path, default=Path("heldout.json"), help="the results (JSON)")
     ho.add_argument("--models", type=Path, default=None, help="where the folds' perceptrons are kept (reused when there)")
@@ -149,6 +157,13 @@ def _run(args: argparse.Namespace) -> int:
 
         train_cnn(args.out or MODEL_PATH, cache=args.cache, resume=args.resume, minutes=args.minutes, max_lr=args.max_lr,
                   chunks=args.chunks, epochs=args.epochs or EPOCHS, seed=args.seed, threads=args.threads)
+        return 0
+    if args.command == "train-detector":
+        from .detector import MODEL_PATH as DETECTOR_PATH
+        from .tools.detect_train import train_detector
+
+        train_detector(args.out or DETECTOR_PATH, cache=args.cache, minutes=args.minutes, chunks=args.chunks,
+                       max_lr=args.max_lr, seed=args.seed, threads=args.threads)
         return 0
     if args.command == "heldout":
         from .tools.heldout import markdown, plot_reliability, run, run_unseen

@@ -72,6 +72,12 @@ class RecognizerConfig:
     witness_sure: float = 0.9
     witness_veto: float = 0.6
     witness_cap: float = 0.85
+    # Table scenes: the learned index detector (``detector.py``, ``models/index_detector.onnx``) adds a
+    # hypothesis at each index centre it finds inside a card-white region to those of the glyph-pair
+    # rules: "off" or "on".  Shoe scans never run it.  The default comes from the environment variable
+    # VISION_INDEX_DETECTOR.
+    index_detector: str = field(default_factory=lambda: os.environ.get("VISION_INDEX_DETECTOR", "off"))
+    detector_peak: float = 0.4  # a detector peak this sure (0-1) or more is a hypothesis
 
     def __post_init__(self) -> None:
         if self.corner_reader not in ("mlp", "cnn"):
@@ -79,6 +85,10 @@ class RecognizerConfig:
         for name in ("cnn_witness", "cnn_witness_scenes"):
             if getattr(self, name) not in WITNESS_MODES:
                 raise ValueError(f"{name} must be one of {', '.join(WITNESS_MODES)}, got {getattr(self, name)!r}")
+        if self.index_detector not in ("off", "on"):
+            raise ValueError(f"index_detector must be 'off' or 'on', got {self.index_detector!r}")
+        if not 0.0 < self.detector_peak < 1.0:
+            raise ValueError(f"detector_peak must be in (0, 1), got {self.detector_peak!r}")
 
 
 DEFAULT_CONFIG = RecognizerConfig()

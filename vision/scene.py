@@ -25,6 +25,7 @@ import numpy as np
 from .arrays import F32, F64, I32, U8, Bools, Contour, as_contour, f64, i32, u8
 from .cards import card_mask, card_shaped, portrait_order, quad_of, whiteness
 from .config import RecognizerConfig
+from .detector import IndexPeak
 from .features import glyph_features
 from .index_reader import CornerRead
 from .model import RANK_COLUMNS, SUIT_COLUMNS, Mlp, load_model
@@ -48,7 +49,7 @@ def find_cards(image: U8, config: RecognizerConfig, mask: U8 | None = None,
     min_area = (0.1 * h_img) ** 2 * 0.35
     regions = [as_contour(c) for c in contours if cv2.contourArea(c) >= min_area]
     measured = _card_height(regions, h_img)
-    scene = _Scene(image)
+    scene = _Scene(image, regions)
     if measured is not None:
         return scene_witness(_cards_at(scene, regions, measured, model, config), image, model, config)
     # No card's outline to go by (every region a hand, no top card showing a whole long and short
@@ -106,9 +107,25 @@ class _Scene:
     on the card size through the glyphs found and the card laid out: none repeats.)  Made per
     ``find_cards`` call and dropped with it: nothing carries over to another picture."""
 
-    def __init__(self, image: U8) -> None:
+    def __init__(self, image: U8, regions: list[Contour] | None = None) -> None:
         self.image = image
         self._regions: dict[tuple[str, tuple[int, ...], bytes], _Region] = {}
+        self._outlines = regions or []
+        self._peaks: list[IndexPeak] | None = None
+
+    def peaks(self, config: RecognizerConfig) -> list[IndexPeak]:
+        """The index centres the learned detector finds around the scene's card-white regions (run
+        once per picture, when ``config.index_detector`` is on)."""
+        if self._peaks is None:
+            if config.index_detector != "on" or not self._outlines:
+                self._peaks = []
+            else:
+                from .detector import load_detector
+
+                xs = np.concatenate([c[:, 0] for c in self._outlines])
+                roi = (int(xs[:, 0].min()), int(xs[:, 1].min()), int(xs[:, 0].max()) + 1, int(xs[:, 1].max()) + 1)
+                self._peaks = load_detector().peaks(self.image, config.detector_peak, roi)
+        return self._peaks
 
     def region(self, contour: Contour) -> _Region:
         """The ``_Region`` of an outline."""
@@ -218,9 +235,18 @@ def _index_cards(scene: _Scene, contour: Contour, card_h: float, model: Mlp,
     corner read.  Of the hypotheses that read an index at one place, the surest is kept."""
     reads: list[tuple[float, IndexHypothesis, CornerRead]] = []
     image = scene.image
-    for hyp in _index_hypotheses(scene, contour, card_h, model, config):
+    hyps = _index_hypotheses(scene, contour, card_h, model, config)
+    if config.index_detector == "on":
+        hyps += _detector_hypotheses(scene, contour, card_h, config)
+    for hyp in hyps:
         if any(r[0] >= 0.85 and math.dist(hyp.anchor, r[1].anchor) <= config.index_spacing * max(hyp.rank_h, r[1].rank_h) for r in reads):
             continue  # an index already read surely here: another hypothesis of it would lose
+        if hyp.learned and any(math.dist(hyp.anchor, r[1].anchor) <= config.index_spacing * max(hyp.rank_h, r[1].rank_h)
+                               or _other_corner(hyp, r[1], config) for r in reads):
+            # The detector fills the glyph rules' gaps: where they read an index, theirs stands; and
+            # the other index of a card read already is no card (laid out from a peak, its outline is
+            # not exact enough for the merging of a card's two corners).
+            continue
         read = read_corner_at(image, hyp.quad, model, config, hyp.rank_at, scene=True)
         if hyp.beside and not read.beside:
             continue  # laid out for a suit beside the rank, read with one under it: a card turned a quarter wrong
@@ -240,6 +266,42 @@ def _index_cards(scene: _Scene, contour: Contour, card_h: float, model: Mlp,
             continue  # another letter of the word
         kept.append(r)
     return [card_from_corner(with_pips(image, hyp.quad, model, config, read), hyp.quad, config) for _, hyp, read in kept]
+
+
+def _detector_hypotheses(scene: _Scene, contour: Contour, card_h: float,
+                         config: RecognizerConfig) -> list[IndexHypothesis]:
+    """Cards laid out from the learned detector's index centres inside a card-white region: from the
+    centre, the card's "down" it predicts (turned onto the region's edge directions when one runs
+    within 14 degrees), the index centre's place on its card it predicts, and the scene's card size.
+    The rank's place is left to the corner's read (the glyph nearest the corner)."""
+    region = scene.region(contour)
+    x0, y0 = region.origin
+    inside = [p for p in scene.peaks(config) if cv2.pointPolygonTest(contour, (p.x, p.y), True) >= -2.0]
+    if not inside:
+        return []
+    downs = np.array([p.down for p in inside], np.float64)
+    snapped = _snap_all(downs, region.angles)
+    hh, ww = card_h, card_h / ASPECT
+    quads = []
+    for p, raw, snap in zip(inside, downs, snapped, strict=True):
+        down = raw / (np.linalg.norm(raw) + 1e-12) if snap is None else snap
+        right = np.array([down[1], -down[0]])
+        u, t = min(max(p.corner[0], 0.04), 0.2), min(max(p.corner[1], 0.04), 0.25)
+        corner = np.array([p.x, p.y]) - u * ww * right - t * hh * down
+        quads.append([corner, corner + ww * right, corner + ww * right + hh * down, corner + hh * down])
+    q = np.array(quads, np.float32)
+    white = _on_white(q - [x0, y0], region.filled, (x0, y0), scene.image.shape[:2]) >= config.index_on_white
+    rank_h = 0.09 * card_h
+    return [IndexHypothesis(q[i], (p.x, p.y), rank_h, None, learned=True) for i, p in enumerate(inside) if white[i]]
+
+
+def _other_corner(hyp: IndexHypothesis, read: IndexHypothesis, config: RecognizerConfig) -> bool:
+    """Whether ``hyp`` lies at the other index corner (bottom right, turned half round) of the card
+    laid out for ``read``."""
+    a, b = hyp.quad.astype(np.float64), read.quad.astype(np.float64)
+    if float(_unit(a[3] - a[0]) @ _unit(b[3] - b[0])) > -0.7:
+        return False
+    return _in_corner(hyp.anchor, np.roll(read.quad, -2, axis=0), config)
 
 
 def _in_corner(point: tuple[float, float], quad: F32, config: RecognizerConfig) -> bool:
@@ -269,8 +331,9 @@ class IndexHypothesis:
     quad: F32
     anchor: tuple[float, float]
     rank_h: float
-    rank_at: tuple[float, float]  # the rank glyph's centre, as fractions of the card's width and height
+    rank_at: tuple[float, float] | None  # the rank glyph's centre, as fractions of the card's width and height (None: not known)
     beside: bool = False  # laid out for a suit printed beside the rank (one row), not under it
+    learned: bool = False  # laid out from the learned detector's peak (its rank found by the corner's read)
 
 
 def _index_hypotheses(scene: _Scene, contour: Contour, card_h: float, model: Mlp,  # noqa: C901

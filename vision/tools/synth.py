@@ -16,7 +16,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from ..arrays import F32, U8, f32, u8
+from ..arrays import F32, F64, U8, f32, u8
 from .glyphs import SUIT_CHARS, all_font_files, drawn_suit, font_files, suit_font_files, text_mask
 
 RANKS = "A23456789TJQK"
@@ -130,6 +130,19 @@ def _paste(card: U8, mask: U8, x: int, y: int, colour: tuple[int, int, int]) -> 
 
 def render_card(code: str, style: CardStyle, rng: np.random.Generator) -> tuple[U8, U8]:
     """A card face (CARD_H, CARD_W, 3) BGR on white, and its alpha mask (rounded corners)."""
+    card, alpha, _ = render_card_indexed(code, style, rng)
+    return card, alpha
+
+
+# Where a card face's indices are: the top-left index's box (x0, y0, x1, y1 in the face's pixels,
+# rank and suit together, or the "JOKER" column) and the box of its copy turned half round in the
+# bottom-right corner (None for a one-corner design); both None for a Joker without an index.
+IndexBoxes = tuple[tuple[float, float, float, float] | None, tuple[float, float, float, float] | None]
+
+
+def render_card_indexed(code: str, style: CardStyle, rng: np.random.Generator) -> tuple[U8, U8, IndexBoxes]:
+    """``render_card``, and where its indices are printed (``IndexBoxes``): the same face for the
+    same random numbers."""
     card = np.full((CARD_H, CARD_W, 3), 255, np.uint8)
     card[:] = style.paper or (int(rng.integers(235, 256)), int(rng.integers(235, 256)), int(rng.integers(235, 256)))
     alpha = np.zeros((CARD_H, CARD_W), np.uint8)
@@ -144,15 +157,19 @@ def render_card(code: str, style: CardStyle, rng: np.random.Generator) -> tuple[
                  CARD_H / 2 + 70 * math.sin(a) * (1 if i % 2 == 0 else 0.45))
                 for i, a in enumerate(np.linspace(-math.pi / 2, 3 * math.pi / 2, 10, endpoint=False))]  # fmt: skip
         cv2.fillPoly(card, [np.array(star, np.int32)], colour, cv2.LINE_AA)
+        box: tuple[float, float, float, float] | None = None
         if style.joker_text:
             lh = int(style.index_h * CARD_H * 0.7)
             y = int(CARD_H * 0.03)
+            widest = 0
             for ch in "JOKER":
                 m = text_mask(ch, style.font, lh)
                 _paste(card, m, int(CARD_W * 0.05), y, colour)
+                widest = max(widest, m.shape[1])
                 y += lh + max(2, lh // 5)
+            box = (CARD_W * 0.05, CARD_H * 0.03, int(CARD_W * 0.05) + widest, y)
         _mirror_corner(card)
-        return card, alpha
+        return card, alpha, (box, _mirrored_box(box, 0.2, 0.36))
     rank, suit = code[0], code[1]
     colour = style.red if suit in "HD" else (20, 20, 20)
     label = (FINNISH if style.finnish else STANDARD).get(rank, rank)
@@ -171,10 +188,14 @@ def render_card(code: str, style: CardStyle, rng: np.random.Generator) -> tuple[
     _paste(card, rmask, x0, y0, colour)
     if beside:  # one row: the suit right of the rank, their middles level
         index_right = x0 + rmask.shape[1] + max(2, rh // 6) + smask.shape[1]
-        _paste(card, smask, x0 + rmask.shape[1] + max(2, rh // 6), y0 + (rmask.shape[0] - smask.shape[0]) // 2, colour)
+        sy = y0 + (rmask.shape[0] - smask.shape[0]) // 2
+        _paste(card, smask, x0 + rmask.shape[1] + max(2, rh // 6), sy, colour)
+        index_bottom = max(y0 + rmask.shape[0], sy + smask.shape[0])
     else:
         index_right = max(x0 + rmask.shape[1], cx + smask.shape[1] - smask.shape[1] // 2)
         _paste(card, smask, max(1, cx - smask.shape[1] // 2), y0 + rh + max(2, rh // 6), colour)
+        index_bottom = y0 + rh + max(2, rh // 6) + smask.shape[0]
+    index_box = (float(min(x0, max(1, cx - smask.shape[1] // 2))), float(y0), float(index_right), float(index_bottom))
     # The middle: pips for number cards, a framed letter for courts (kept clear of the index corner).
     if rank in "JQK":
         frame_x = int(CARD_W * 0.22) if style.index_layout is None else max(int(CARD_W * 0.22), index_right + 4)
@@ -189,10 +210,23 @@ def render_card(code: str, style: CardStyle, rng: np.random.Generator) -> tuple[
             # As printed on real decks, the pips of the lower half stand the other way up.
             glyph = u8(cv2.rotate(pip, cv2.ROTATE_180)) if py > 0.5 else pip
             _paste(card, glyph, int(px * CARD_W - pip.shape[1] / 2), int(py * CARD_H - pip.shape[0] / 2), colour)
-    if style.index_layout != "one-corner":
-        _mirror_corner(card, width=0.36 if beside else 0.3 if style.index_layout == "large" else 0.2,
-                       height=0.15 if beside else 0.36)
-    return card, alpha
+    if style.index_layout == "one-corner":
+        return card, alpha, (index_box, None)
+    mirror_w, mirror_h = 0.36 if beside else 0.3 if style.index_layout == "large" else 0.2, 0.15 if beside else 0.36
+    _mirror_corner(card, width=mirror_w, height=mirror_h)
+    return card, alpha, (index_box, _mirrored_box(index_box, mirror_w, mirror_h))
+
+
+def _mirrored_box(box: tuple[float, float, float, float] | None, width: float,
+                  height: float) -> tuple[float, float, float, float] | None:
+    """The box, in the face's pixels, of the top-left index ``box`` as ``_mirror_corner`` copies it
+    (the part within ``width`` x ``height`` of the card, turned half round to the bottom-right)."""
+    if box is None:
+        return None
+    x1, y1 = min(box[2], int(CARD_W * width)), min(box[3], int(CARD_H * height))
+    if x1 <= box[0] or y1 <= box[1]:
+        return None
+    return (CARD_W - x1, CARD_H - y1, CARD_W - box[0], CARD_H - box[1])
 
 
 def _suit_rng(style: CardStyle, suit: str, rng: np.random.Generator) -> np.random.Generator:
@@ -299,8 +333,12 @@ def shoe_image(code: str, rng: np.random.Generator, style: CardStyle | None = No
 
 
 def table_image(rng: np.random.Generator, n_cards: int | None = None, style: CardStyle | None = None,
-                width: int = 1280, height: int = 720) -> tuple[U8, dict[str, Any]]:
-    """An overhead table scene with 1-12 cards, some in overlapping hands, chips and printed text."""
+                width: int = 1280, height: int = 720, *, indices: bool = False) -> tuple[U8, dict[str, Any]]:
+    """An overhead table scene with 1-12 cards, some in overlapping hands, chips and printed text.
+
+    ``indices``: every card's label also says where its indices are in the picture (``"indices"``,
+    see ``_index_labels``) and how tall the card is (``"height_px"``); the picture and the other
+    labels are the same either way (the same random numbers are drawn)."""
     style = style or random_style(rng)
     canvas = _background(height, width, rng, felt=True)
     if rng.random() < 0.5:  # printed table markings: letters and digits that are not cards
@@ -314,6 +352,7 @@ def table_image(rng: np.random.Generator, n_cards: int | None = None, style: Car
     # As the scenes to be read span (shared/data/cards-dev/README.md), in 720 px of height.
     card_h = float(rng.uniform(85, 210)) * height / 720
     cards: list[dict[str, Any]] = []
+    drawn: list[tuple[F32, IndexBoxes]] = []
     placed: list[tuple[float, float]] = []
     group = 0
     while len(cards) < n:
@@ -330,21 +369,82 @@ def table_image(rng: np.random.Generator, n_cards: int | None = None, style: Car
             off = k * card_h * 0.32
             quad = card_quad(cx + off * math.cos(a) - 0.2 * off * math.sin(a),
                              cy + off * math.sin(a) + 0.2 * off * math.cos(a), card_h, angle + rng.normal(0, 4), 0.01, rng)
-            face, alpha = render_card(code, style, rng)
+            face, alpha, boxes = render_card_indexed(code, style, rng)
             _warp_card(face, alpha, canvas, quad)
             cards.append({"code": code, "corners": quad.round(2).tolist(), "group": group, "stack_pos": k,
                           "top_of_stack": k == size - 1})  # fmt: skip
+            drawn.append((quad, boxes))
         group += 1
+    chips: list[tuple[int, int]] = []
     for _ in range(int(rng.integers(0, 5))):
         c = (int(rng.uniform(0, width)), int(rng.uniform(0, height)))
+        chips.append(c)
         colour = [(180, 60, 30), (40, 40, 40), (40, 160, 40), (30, 30, 170)][int(rng.integers(4))]
-        cv2.circle(canvas, c, 26, colour, -1)
+        cv2.circle(canvas, c, CHIP_R, colour, -1)
         for k in range(8):
             t = k * math.pi / 4
             cv2.line(canvas, (int(c[0] + 20 * math.cos(t)), int(c[1] + 20 * math.sin(t))),
                      (int(c[0] + 26 * math.cos(t)), int(c[1] + 26 * math.sin(t))), (240, 240, 240), 4)  # fmt: skip
     img = _camera(_lighting(canvas, rng, hotspot=False), rng, rng.uniform(0, 1.0))
+    if indices:
+        for i, (card, (quad, boxes)) in enumerate(zip(cards, drawn, strict=True)):
+            card["indices"] = _index_labels(quad, boxes, [q for q, _ in drawn[i + 1 :]], chips, (height, width))
+            card["height_px"] = round(float(np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2, 2)
     return img, {"codes": sorted(c["code"] for c in cards), "cards": cards, "width": width, "height": height}
+
+
+CHIP_R = 26  # a chip's radius in a table scene (px)
+
+
+def _index_labels(quad: F32, boxes: IndexBoxes, above: list[F32], chips: list[tuple[int, int]],
+                  hw: tuple[int, int]) -> list[dict[str, Any]]:
+    """Where a card's indices lie in the picture: for each printed index (top left, and its copy
+    turned half round bottom right), its ``centre`` and ``box`` (four points, the face's box mapped
+    through the card's ``quad``), the card's ``down`` as the index reads (a unit vector), ``corner``
+    (the index centre as fractions of the card's width and height from its own top-left corner),
+    the share of its box ``covered`` by the cards drawn later (``above``), chips, or the picture's
+    edge, and ``visible`` (less than a fifth covered)."""
+    src = np.array([[0, 0], [CARD_W - 1, 0], [CARD_W - 1, CARD_H - 1], [0, CARD_H - 1]], np.float32)
+    m = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
+    q = quad.astype(np.float64)
+    down = (q[3] - q[0] + q[2] - q[1]) / 2
+    down /= np.linalg.norm(down) + 1e-12
+    out: list[dict[str, Any]] = []
+    for which, box in enumerate(boxes):
+        if box is None:
+            continue
+        x0, y0, x1, y1 = box
+        pts = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1], [(x0 + x1) / 2, (y0 + y1) / 2]], np.float32)
+        mapped = cv2.perspectiveTransform(pts[None], m)[0].astype(np.float64)
+        corner = ((x0 + x1) / 2 / CARD_W, (y0 + y1) / 2 / CARD_H)
+        if which == 1:  # read turned half round: its own top-left is the face's bottom-right
+            corner = (1 - corner[0], 1 - corner[1])
+        out.append({"centre": mapped[4].round(2).tolist(), "box": mapped[:4].round(2).tolist(),
+                    "down": (down if which == 0 else -down).round(4).tolist(),
+                    "corner": [round(corner[0], 4), round(corner[1], 4)],
+                    "covered": round(_covered(mapped[:4], above, chips, hw), 3)})  # fmt: skip
+        out[-1]["visible"] = out[-1]["covered"] < 0.2
+    return out
+
+
+def _covered(box: F64, above: list[F32], chips: list[tuple[int, int]], hw: tuple[int, int]) -> float:
+    """The share of the quadrilateral ``box`` (4, 2) hidden by the cards ``above``, the chips or the
+    picture's edge."""
+    x, y, w, h = cv2.boundingRect(box.round().astype(np.int32))
+    w, h = w + 2, h + 2
+    inside = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(inside, (box - [x, y]).round().astype(np.int32), 1)
+    area = int(inside.sum())
+    if area == 0:
+        return 1.0
+    hidden = np.zeros_like(inside)
+    for q in above:
+        cv2.fillConvexPoly(hidden, (q.astype(np.float64) - [x, y]).round().astype(np.int32), 1)
+    for cx, cy in chips:
+        cv2.circle(hidden, (cx - x, cy - y), CHIP_R, 1, -1)
+    ys, xs = np.mgrid[0:h, 0:w]
+    hidden[(xs + x < 0) | (ys + y < 0) | (xs + x >= hw[1]) | (ys + y >= hw[0])] = 1
+    return float((inside & hidden).sum()) / area
 
 
 def generate(outdir: Path, kind: str, n: int, seed: int, *, height: int = 720, design: int | None = None,

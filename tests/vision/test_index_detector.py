@@ -1,0 +1,98 @@
+"""The learned index detector of table scenes (``vision/detector.py``, behind
+``RecognizerConfig.index_detector``): the shipped model loads with OpenCV's dnn and finds the
+visible indices of a scene we render, with the card's "down"; the switch validates; bad input is a
+clear ValueError; shoe scans are read the same with it on or off.  The scenes are drawn with faces
+none of the readers was trained on (DejaVu, italics) and seeds apart from ``heldout``'s."""
+
+import math
+
+import numpy as np
+import pytest
+
+from vision import recognize
+from vision.config import RecognizerConfig
+from vision.detector import MODEL_PATH, IndexDetector, load_detector, prepare
+from vision.tools.synth import design_style, find_font, shoe_image, table_image
+
+
+def _visible_indices(label: dict) -> list[dict]:
+    return [ix for card in label["cards"] for ix in card["indices"] if ix["visible"]]
+
+
+def test_a_scene_reports_where_every_card_index_is_and_whether_it_shows():
+    style = design_style(7901, "Tinos-Italic", finnish=False, index="under")
+    img, label = table_image(np.random.default_rng([930, 1]), style=style, indices=True)
+    plain, plain_label = table_image(np.random.default_rng([930, 1]), style=style)
+    assert np.array_equal(img, plain) and plain_label["codes"] == label["codes"]  # the same scene
+    for card in label["cards"]:
+        assert len(card["indices"]) == 2  # top left, and the copy turned half round bottom right
+        q = np.array(card["corners"])
+        assert card["height_px"] == pytest.approx(np.linalg.norm(q[3] - q[0]), rel=0.1)
+        top, bottom = card["indices"]
+        assert math.dist(top["centre"], q[0]) < 0.3 * card["height_px"]
+        assert math.dist(bottom["centre"], q[2]) < 0.3 * card["height_px"]
+        assert np.dot(top["down"], q[3] - q[0]) > 0 > np.dot(bottom["down"], q[3] - q[0])
+    # In a hand each card lies over the one before it: the lower cards' bottom-right indices are covered.
+    hands = [c for c in label["cards"] if not c["top_of_stack"]]
+    assert all(not c["indices"][1]["visible"] for c in hands)
+
+
+def test_the_shipped_detector_finds_the_visible_indices_of_a_scene_with_their_down():
+    detector = load_detector(MODEL_PATH)
+    found = total = 0
+    for i, (font, layout) in enumerate([("DejaVuSans.ttf", "under"), ("Arimo-Italic", "small"),
+                                        ("DejaVuSerif.ttf", "beside"), ("Carlito-BoldItalic", "large")]):  # fmt: skip
+        style = design_style(7910 + i, find_font(font), finnish=False, index=layout)
+        img, label = table_image(np.random.default_rng([931, i]), style=style, indices=True)
+        peaks = detector.peaks(img)
+        for ix in _visible_indices(label):
+            total += 1
+            near = [p for p in peaks if math.dist((p.x, p.y), ix["centre"]) <= 0.08 * 720]
+            if near and max(float(np.dot(p.down, ix["down"])) for p in near) > math.cos(math.radians(20)):
+                found += 1
+        # Peaks far from any index, visible or not, are few.
+        every = [ix["centre"] for card in label["cards"] for ix in card["indices"]]
+        stray = [p for p in peaks if min(math.dist((p.x, p.y), c) for c in every) > 0.08 * 720]
+        assert len(stray) <= 3
+    assert total >= 20
+    assert found >= 0.8 * total
+
+
+def test_the_detector_reads_a_region_of_a_scene_as_it_reads_the_whole():
+    style = design_style(7920, "DejaVuSans.ttf", finnish=False, index="under")
+    img, label = table_image(np.random.default_rng([932, 0]), style=style, indices=True)
+    detector = IndexDetector(MODEL_PATH)
+    whole = detector.peaks(img)
+    xs = np.array([c["corners"] for c in label["cards"]]).reshape(-1, 2)
+    roi = (int(xs[:, 0].min()), int(xs[:, 1].min()), int(xs[:, 0].max()) + 1, int(xs[:, 1].max()) + 1)
+    part = detector.peaks(img, roi=roi)
+    sure = [p for p in whole if p.score >= 0.6]
+    assert all(any(math.dist((p.x, p.y), (q.x, q.y)) < 4 for q in part) for p in sure)
+
+
+def test_the_switch_takes_off_or_on_only(monkeypatch):
+    assert RecognizerConfig(index_detector="on").index_detector == "on"
+    with pytest.raises(ValueError, match="index_detector"):
+        RecognizerConfig(index_detector="yes")
+    with pytest.raises(ValueError, match="detector_peak"):
+        RecognizerConfig(detector_peak=1.5)
+    monkeypatch.setenv("VISION_INDEX_DETECTOR", "on")
+    assert RecognizerConfig().index_detector == "on"
+    monkeypatch.setenv("VISION_INDEX_DETECTOR", "sometimes")
+    with pytest.raises(ValueError, match="index_detector"):
+        RecognizerConfig()
+
+
+@pytest.mark.parametrize("bad", [np.zeros((40, 60), np.uint8), np.zeros((40, 60, 4), np.uint8),
+                                 np.zeros((4, 4, 3), np.uint8), np.zeros((40, 60, 3), np.float32)])  # fmt: skip
+def test_the_detector_refuses_what_is_no_bgr_picture(bad):
+    with pytest.raises(ValueError, match="expected"):
+        prepare(bad)
+
+
+def test_shoe_scans_are_read_the_same_with_the_detector_on():
+    style = design_style(7930, "DejaVuSans.ttf", finnish=False, index="small")
+    rng = np.random.default_rng([933, 0])
+    for code in ("7H", "TS", "QD"):
+        img, _ = shoe_image(code, rng, style)
+        assert recognize(img, RecognizerConfig(index_detector="on")) == recognize(img, RecognizerConfig(index_detector="off"))
