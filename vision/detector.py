@@ -1,5 +1,6 @@
 """The learned index detector at run time: a small fully-convolutional network that finds the index
-corners of the cards of a table scene, with OpenCV's dnn module from ``models/index_detector.onnx``.
+corners of the cards of a table scene, with onnxruntime from ``models/index_detector.onnx`` (a session
+may be run from several threads at once; OpenCV's dnn network may not).
 No torch at run time.
 
 The network sees the scene's darkest colour channel (ink of either colour and the felt are dark
@@ -31,6 +32,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import onnxruntime
 
 from .arrays import F32, U8
 
@@ -87,7 +89,11 @@ class IndexDetector:
     """The exported network and its peak threshold."""
 
     def __init__(self, path: Path = MODEL_PATH) -> None:
-        self.net = cv2.dnn.readNetFromONNX(str(path))
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = 1  # as the corner CNN's (vision/cnn.py)
+        options.inter_op_num_threads = 1
+        self.session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        self.input = self.session.get_inputs()[0].name
         meta = json.loads(path.with_suffix(".json").read_text())
         self.threshold = float(meta.get("threshold", 0.3))
         self.outputs = list(meta.get("outputs", OUTPUTS))
@@ -104,8 +110,7 @@ class IndexDetector:
             x1, y1 = min(int(math.ceil(roi[2] * sx)) + ROI_MARGIN, w), min(int(math.ceil(roi[3] * sy)) + ROI_MARGIN, h)
             x1, y1 = min(x0 + max(8, -(-(x1 - x0) // 8) * 8), w), min(y0 + max(8, -(-(y1 - y0) // 8) * 8), h)
             small, ox, oy = small[y0:y1, x0:x1], x0, y0
-        self.net.setInput(normalise(small))
-        out = self.net.forward(self.outputs)
+        out = self.session.run(self.outputs, {self.input: normalise(small)})
         return {name: np.asarray(o[0], np.float32) for name, o in zip(self.outputs, out, strict=True)}, sx, sy, ox, oy
 
     def peaks(self, image: U8, threshold: float | None = None,
