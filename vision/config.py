@@ -74,9 +74,9 @@ class RecognizerConfig:
     witness_cap: float = 0.85
     # Table scenes: the learned index detector (``detector.py``, ``models/index_detector.onnx``) adds a
     # hypothesis at each index centre it finds inside a card-white region to those of the glyph-pair
-    # rules: "off" or "on".  Shoe scans never run it.  The default comes from the environment variable
-    # VISION_INDEX_DETECTOR.
-    index_detector: str = field(default_factory=lambda: os.environ.get("VISION_INDEX_DETECTOR", "off"))
+    # rules: "off" or "on".  Shoe scans never run it.  The default, "on" (with the scene screen:
+    # docs/vision.md), comes from the environment variable VISION_INDEX_DETECTOR.
+    index_detector: str = field(default_factory=lambda: os.environ.get("VISION_INDEX_DETECTOR", "on"))
     detector_peak: float = 0.4  # a detector peak this sure (0-1) or more is a hypothesis
 
     def __post_init__(self) -> None:

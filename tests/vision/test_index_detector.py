@@ -1,5 +1,5 @@
 """The learned index detector of table scenes (``vision/detector.py``, behind
-``RecognizerConfig.index_detector``): the shipped model loads with OpenCV's dnn and finds the
+``RecognizerConfig.index_detector``): the shipped model loads with onnxruntime and finds the
 visible indices of a scene we render, with the card's "down"; the switch validates; bad input is a
 clear ValueError; shoe scans are read the same with it on or off.  The scenes are drawn with faces
 none of the readers was trained on (DejaVu, italics) and seeds apart from ``heldout``'s."""
@@ -76,8 +76,10 @@ def test_the_switch_takes_off_or_on_only(monkeypatch):
         RecognizerConfig(index_detector="yes")
     with pytest.raises(ValueError, match="detector_peak"):
         RecognizerConfig(detector_peak=1.5)
-    monkeypatch.setenv("VISION_INDEX_DETECTOR", "on")
-    assert RecognizerConfig().index_detector == "on"
+    monkeypatch.delenv("VISION_INDEX_DETECTOR", raising=False)
+    assert RecognizerConfig().index_detector == "on"  # the default since the scene screen
+    monkeypatch.setenv("VISION_INDEX_DETECTOR", "off")
+    assert RecognizerConfig().index_detector == "off"
     monkeypatch.setenv("VISION_INDEX_DETECTOR", "sometimes")
     with pytest.raises(ValueError, match="index_detector"):
         RecognizerConfig()
