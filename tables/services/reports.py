@@ -644,13 +644,13 @@ def request_audit_run(day: date, *, actor: Any) -> AuditReport:
     if not (actor.is_superuser or AUDITOR_ROLE in roles_of(actor)):
         raise PermissionDenied("running the audit is for auditors")
     if day > gaming_day_of(timezone.now()):
-        raise InvalidInput(f"the gaming day {day.isoformat()} has not started yet", field="day")
+        raise InvalidInput(f"the gaming day {day_text(day)} has not started yet", field="day")
     with transaction.atomic():
         report = AuditReport.objects.select_for_update().filter(gaming_day=day).first()
         started = report.run_started_at if report is not None else None
         if (report is not None and report.status == ReportStatus.RUNNING and started is not None
                 and timezone.now() - started < RUN_STALE_AFTER):
-            raise Conflict(f"the audit of {day.isoformat()} is already running (started "
+            raise Conflict(f"the audit of {day_text(day)} is already running (started "
                                     f"{timezone.localtime(started):%H:%M})")
         report, _ = AuditReport.objects.update_or_create(gaming_day=day, defaults={
             "status": ReportStatus.RUNNING, "error": "", "run": "", "run_started_at": timezone.now(),

@@ -83,12 +83,14 @@ def test_a_running_audit_is_not_started_twice(auditor, played, monkeypatch) -> N
     assert client.post("/dashboard/reports/run/", {"day": DAY.isoformat()}, HTTP_ACCEPT="application/json").status_code == 202
     again = client.post("/dashboard/reports/run/", {"day": DAY.isoformat()}, HTTP_ACCEPT="application/json")
     assert again.status_code == 409 and "already running" in again.json()["error"]
+    assert DAY.isoformat() not in again.json()["error"]  # the day in words, as the page writes it
 
 
 def test_a_pit_boss_cannot_run_it_nor_anyone_a_day_to_come(pit_boss, auditor, played) -> None:
     assert client_for(pit_boss).post("/dashboard/reports/run/", {"day": DAY.isoformat()}).status_code == 403
     response = client_for(auditor).post("/dashboard/reports/run/", {"day": "2999-01-01"})
     assert response.status_code == 400 and "has not started yet" in response.json()["error"]
+    assert "2999-01-01" not in response.json()["error"]
     bad = client_for(auditor).post("/dashboard/reports/run/", {"day": "11/25/2026"})
     assert bad.status_code == 400 and "“11/25/2026” is not a day such as" in bad.json()["error"]
 
