@@ -17,6 +17,10 @@
     bar.value = pct;
     bar.textContent = pct + "%";
     section.setAttribute("data-status", data.status || "");
+    // The day's row in the list below, drawn before this run: its status follows the run (a re-run
+    // of a day already reported must not read "done" while it runs).
+    var row = data.day && document.querySelector('tr[data-day="' + data.day + '"] .report-status');
+    if (row && data.status && data.status !== "none") { row.textContent = data.status; }
     text.textContent = data.error ? data.error : ((data.day_words || data.day) + ": " + data.stage + " (" + pct + "%)");
     files.textContent = "";
     if (data.files) {

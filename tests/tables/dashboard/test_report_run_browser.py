@@ -69,4 +69,12 @@ def test_an_auditor_runs_the_audit_of_a_day_with_progress(browser, live_server, 
         page.screenshot(path=str(Path(SHOTS) / "reports-run-done.png"))
     pdf = page.locator(".report-file-pdf").get_attribute("href")
     assert pdf == f"/dashboard/reports/{report.pk}/pdf/"
+    # Run the same day again: the day's row in the list says "running" while the run is under way.
+    page.reload()
+    row = page.locator(f'tr[data-day="{DAY.isoformat()}"] .report-status')
+    assert row.inner_text() == "done"
+    page.fill("#report-run-day", day_text(DAY))
+    page.click("#report-run button")
+    page.wait_for_selector(".report-run-text:has-text('queued')")
+    assert row.inner_text() == "running"
     context.close()
