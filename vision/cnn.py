@@ -23,9 +23,9 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-import onnxruntime
 
 from .index_reader import CornerRead
+from .runtime import session
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -63,13 +63,7 @@ class CornerCnn:
     """The exported network with its temperatures."""
 
     def __init__(self, path: Path = MODEL_PATH) -> None:
-        options = onnxruntime.SessionOptions()
-        # One thread a pass: the network is small (a thread pool costs more than it gives), and a
-        # server's requests are read side by side by its own workers.  (A session's ``run`` may be
-        # called from several threads at once.)
-        options.intra_op_num_threads = 1
-        options.inter_op_num_threads = 1
-        self.session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        self.session = session(path)
         self.input = self.session.get_inputs()[0].name
         meta = json.loads(path.with_suffix(".json").read_text())
         self.t_kind = float(meta["t_kind"])

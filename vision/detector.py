@@ -32,9 +32,9 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-import onnxruntime
 
 from .arrays import F32, U8
+from .runtime import session
 
 INPUT_H = 360  # the scene's height as the network sees it
 STRIDE = 4  # input pixels per output cell
@@ -89,10 +89,7 @@ class IndexDetector:
     """The exported network and its peak threshold."""
 
     def __init__(self, path: Path = MODEL_PATH) -> None:
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = 1  # as the corner CNN's (vision/cnn.py)
-        options.inter_op_num_threads = 1
-        self.session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        self.session = session(path)
         self.input = self.session.get_inputs()[0].name
         meta = json.loads(path.with_suffix(".json").read_text())
         self.threshold = float(meta.get("threshold", 0.3))

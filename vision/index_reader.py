@@ -507,8 +507,8 @@ def _blur_suit(ps: Floats, height_px: float, config: RecognizerConfig) -> Floats
 def _letter_column(comps: list[tuple[int, int, int, int, int]], rx: int, rw: int, rh: int,
                    cut_below: list[float]) -> bool:
     """Four or more glyphs of about one size stacked in one column: a "JOKER" written down the corner.
-    Three are enough when the column runs on below the crop (``cut_below``: the centres and heights
-    of the glyphs at the crop's bottom): large letters, of which the corner holds only "JOK"."""
+    Three are enough when the column runs on below the crop (``cut_below``: the centres across of the
+    glyphs at the crop's bottom): large letters, of which the corner holds only "JOK"."""
     centre = rx + rw / 2
     col = [c for c in comps if abs((c[1] + c[2] / 2) - centre) < 0.6 * max(rw, rh) and 0.5 < c[3] / rh < 1.6]
     runs_on = any(abs(x - centre) < 0.6 * max(rw, rh) for x in cut_below)

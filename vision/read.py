@@ -70,12 +70,9 @@ def cnn_witness(card: dict[str, Any], image: U8, quads: list[F32], model: Mlp, c
     mode = config.cnn_witness
     if mode == "off" or config.corner_reader != "mlp" or model.profile is not None or not _looked_at(card, mode, config):
         return card
-    from .cnn import corner_read, load_cnn
-
     if corners is None:
         corners = [corner_at(image, q, config) for q in quads]
-    kind, suit = load_cnn().probabilities(corners)
-    return weigh(card, [_rank_like(corner_read(kind[i], suit[i]), config) for i in range(len(quads))], mode, config)
+    return weigh(card, _cnn_reads(corners, config), mode, config)
 
 
 def scene_witness(cards: list[dict[str, Any]], image: U8, model: Mlp, config: RecognizerConfig) -> list[dict[str, Any]]:
@@ -88,14 +85,20 @@ def scene_witness(cards: list[dict[str, Any]], image: U8, model: Mlp, config: Re
     todo = [i for i, c in enumerate(cards) if _looked_at(c, mode, config)]
     if not todo:
         return cards
+    reads = _cnn_reads([corner_at(image, np.asarray(cards[i]["corners"], np.float32), config) for i in todo], config)
+    out = list(cards)
+    for i, read in zip(todo, reads, strict=True):
+        out[i] = weigh(cards[i], [read], mode, config)
+    return out
+
+
+def _cnn_reads(corners: list[U8], config: RecognizerConfig) -> list[CornerRead]:
+    """The corner CNN's reads of index corner crops, in one pass (a rank glyph that looks like no
+    rank is no read, as the perceptron's)."""
     from .cnn import corner_read, load_cnn
 
-    corners = [corner_at(image, np.asarray(cards[i]["corners"], np.float32), config) for i in todo]
     kind, suit = load_cnn().probabilities(corners)
-    out = list(cards)
-    for j, i in enumerate(todo):
-        out[i] = weigh(cards[i], [_rank_like(corner_read(kind[j], suit[j]), config)], mode, config)
-    return out
+    return [_rank_like(corner_read(kind[i], suit[i]), config) for i in range(len(corners))]
 
 
 def _looked_at(card: dict[str, Any], mode: str, config: RecognizerConfig) -> bool:

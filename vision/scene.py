@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
@@ -25,11 +25,13 @@ import numpy as np
 from .arrays import F32, F64, I32, U8, Bools, Contour, as_contour, f64, i32, u8
 from .cards import card_mask, card_shaped, portrait_order, quad_of, whiteness
 from .config import RecognizerConfig
-from .detector import IndexPeak
 from .features import glyph_features
 from .index_reader import CornerRead
 from .model import RANK_COLUMNS, SUIT_COLUMNS, Mlp, load_model
 from .read import card_from_corner, read_card, read_corner_at, scene_witness, with_pips
+
+if TYPE_CHECKING:
+    from .detector import IndexPeak
 
 ASPECT = 88 / 63
 
