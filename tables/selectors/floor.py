@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 
 from tables.access import check_can_read
 from tables.engine.games import game as game_spec
@@ -75,11 +75,17 @@ def current_round(table: Table) -> Round | None:
 
 
 def ended_round(table: Table) -> Round | None:
-    """The table's latest round when it has ended (closed or cancelled): with no round open, a tablet
-    reloaded right after the payment still shows it (its result and pay panel) until the next round opens."""
-    latest = Round.objects.filter(table=table).order_by("-number").only("pk", "state").first()
-    ended = latest is not None and latest.state in (RoundState.CLOSED, RoundState.CANCELLED)
-    return latest if ended else None
+    """The round of the table that ended last (closed or cancelled), called with no round open: a tablet
+    reloaded right after the payment still shows it (its result and pay panel) until the next round opens.
+
+    By when it ended, not by number: an older round left "paid differs from due" and paid after later
+    rounds closed is the one just closed (the newest by number would be another, long-closed round)."""
+    return (
+        Round.objects.filter(table=table, state__in=(RoundState.CLOSED, RoundState.CANCELLED))
+        .order_by(F("closed_at").desc(nulls_last=True), "-number")
+        .only("pk", "state")
+        .first()
+    )
 
 
 def table_document(table: Table) -> dict[str, Any]:

@@ -70,3 +70,23 @@ def test_a_round_says_when_it_opened_in_the_dashboards_words_on_the_casinos_cloc
 
 def test_moment_text_has_no_leading_zero_on_the_day():
     assert moment_text(datetime(2026, 11, 5, 9, 7)) == "Thu 5 Nov 09:07"
+
+
+def test_an_older_round_paid_late_is_the_tables_last_round_not_the_latest_by_number(bj_table, dealer_api):
+    """An older round left "paid differs from due" is paid after later rounds closed (the demo's table 1):
+    the round just closed is the one the tablet shows, not the newest round by number."""
+    later = play_split_round(dealer_api, bj_table)["id"]
+    ok(dealer_api.post(f"/api/rounds/{later}/settle/", {}, format="json"))
+    ok(dealer_api.post(f"/api/rounds/{later}/paid/", {"paid": DUE}, format="json"))
+    older = play_split_round(dealer_api, bj_table)["id"]
+    ok(dealer_api.post(f"/api/rounds/{older}/settle/", {}, format="json"))
+    over = {**DUE, "5": {"main": "15.00"}}
+    assert ok(dealer_api.post(f"/api/rounds/{older}/paid/", {"paid": over}, format="json"))["state"] == "mismatch"
+    # Number them as the demo has them: the open round older than the one that closed (a closed round is
+    # append-only; the open one is renumbered).
+    Round.objects.filter(pk=older).update(number=Round.objects.get(pk=later).number - 1)
+    table = ok(dealer_api.get(f"/api/tables/{bj_table.pk}/"))
+    assert table["round"] == older and table["last_round"] is None
+    assert ok(dealer_api.post(f"/api/rounds/{older}/paid/", {"paid": DUE}, format="json"))["state"] == "closed"
+    table = ok(dealer_api.get(f"/api/tables/{bj_table.pk}/"))
+    assert table["round"] is None and table["last_round"] == older
