@@ -576,6 +576,14 @@
     const pay = $("pay");
     pay.replaceChildren();
     const payable = ["settled", "mismatch"].includes(r.state);
+    // Only the dealer who holds the table, or a pit boss, records a payment (the server refuses anyone else):
+    // another user reads the payment, with who holds the table, and no control to make it.
+    const readOnly = !(PIT || (table && table.dealer === USER));
+    if (payable && readOnly) {
+      pay.append(el("p", { class: "flag warn", id: "pay-readonly", text: table && table.dealer ?
+        `Held by ${table.dealer}: only ${table.dealer} or a pit boss pays this round.` :
+        "Nobody holds this table: take the table first to pay this round." }));
+    }
     if (payable) {
       const owed = Object.entries(r.due).filter(([, kinds]) => Object.keys(kinds).length);
       // A surrendered hand: the house keeps half the stake and the dealer hands the other half back.  A refund,
@@ -590,18 +598,30 @@
       const anyRefund = Object.keys(refunds).length > 0;
       // A pot game: the stakes are in the pot, not with the players; the winner takes the pot's chips.
       const potView = POT && r.view && r.view.kind === "pot" ? r.view : null;
+      // Said as the settlement has it (pushes, refunds and losses from the server's lines), never "the house
+      // collects every bet" over a push or a refund.
+      const o = outcomes(r);
+      const collects = o.lostBets ? "; the house collects the lost bets." : ".";
       pay.append(el("h3", { text: potView ? (owed.length ? "Push the pot: each winner takes back the chips they put in, " +
         "and their winnings" : "Nothing to pay from the pot.") :
         owed.length ? "Pay the players (winnings; the stakes of winning bets stay with the player)" +
         (anyRefund ? " and hand back half the stake of each surrendered hand" : "") :
-        seats.length ? "Hand back the surrender refunds (half the stake); the house collects the other bets." :
+        seats.length ? "Hand back the surrender refunds (half the stake)" + collects :
+        o.pushed.length ? "Nothing to pay" + (o.lostBets ? ": the house collects the lost bets." : ".") :
         "Nothing to pay: the house collects every bet." }));
+      if (!potView && o.pushed.length) pay.append(el("p", { class: "push-note", id: "push-note", text: pushWords(o.pushed) }));
       const grid = el("div", { class: "pay-seats" });
       for (const [seat, kinds] of seats) {
         let total = 0;
         const back = (refunds[seat] || []).reduce((sum, x) => sum + x.back, 0);
         const rows = Object.entries(kinds).map(([kind, due]) => {
           const k = `${seat}/${kind}`;
+          if (readOnly) {
+            const recorded = r.paid[seat] && r.paid[seat][kind];
+            total += cents(due);
+            return el("div", { class: "pay-row", "data-pay": k }, el("span", { class: "label", text: betWords(kind) }),
+              el("span", { class: "due", text: due }), el("span", { class: "amount", text: recorded || "—" }));
+          }
           if (!(k in payCents)) payCents[k] = r.paid[seat] && r.paid[seat][kind] !== undefined ? cents(r.paid[seat][kind]) : cents(due);
           total += cents(due);
           const differs = payCents[k] !== cents(due);
@@ -628,7 +648,7 @@
           el("h4", { text: `Seat ${seat}: ${what}` }),
           el("div", { class: "pay-head" }, el("span", { text: "bet" }), el("span", { text: "due" }), el("span", { text: "paid" })),
           ...rows, ...refundRows,
-          el("button", { class: "toggle seat-paid" + (done ? " on" : ""), type: "button", "data-seat-paid": seat,
+          readOnly ? null : el("button", { class: "toggle seat-paid" + (done ? " on" : ""), type: "button", "data-seat-paid": seat,
             text: `Seat ${seat} ${total ? "paid" : "handed back"}${done ? " ✓" : ""}`,
             onclick: () => { done ? seatsPaid.delete(seat) : seatsPaid.add(seat); renderSettlement(); } })));
       }
@@ -638,7 +658,7 @@
         const [seat, kind] = k.split("/");
         return r.due[seat] && r.due[seat][kind] !== undefined && c !== cents(r.due[seat][kind]);
       });
-      pay.append(el("button", { class: "btn primary big", id: "btn-paid", disabled: r.approval_required, onclick: confirmPaid,
+      if (!readOnly) pay.append(el("button", { class: "btn primary big", id: "btn-paid", disabled: r.approval_required, onclick: confirmPaid,
         text: !seats.length ? "Confirm: nothing paid" : short ? "Confirm paid (differs from due)" :
           ticked === seats.length ? "Confirm paid" : `Confirm paid (${tickedWords(ticked, seats.length)})` }));
     } else if (r.state === "closed" && POT && bjGame) {
@@ -663,7 +683,7 @@
     const rej = (r.rejections || []).filter((x) => x.current);
     const rf = $("rejected-flag");
     const wasHidden = rf.hidden;
-    rf.hidden = !rej.length || !payable;
+    rf.hidden = !rej.length || !payable || readOnly;
     if (wasHidden && !rf.hidden) rf.scrollIntoView({ block: "nearest" }); // a new rejection: in sight at once
     rf.textContent = rej.length ? `Pit boss ${rej[rej.length - 1].by} rejected this payment: ${rej[rej.length - 1].reason}. ` +
       "Set what you hand over and confirm again." : "";
@@ -685,6 +705,30 @@
     renderCorrection();
   }
 
+  // What the settlement did with the bets, read from the server's lines (their wager and net; no rule here):
+  // won (winnings due), pushed (net 0: the stake stays with the player), partly handed back (a loss smaller
+  // than the stake: a surrender's refund), or lost.  lost: cents the house keeps; lostBets: bets lost whole.
+  function outcomes(r) {
+    const o = { pushed: [], pushedCents: 0, refunded: 0, lost: 0, lostBets: 0 };
+    for (const ln of r.settlement) {
+      const wager = cents(ln.wager);
+      const net = cents(ln.net);
+      if (net === 0 && wager > 0) { o.pushed.push(ln); o.pushedCents += wager; }
+      if (net >= 0) continue;
+      o.lost += -net;
+      if (wager + net > 0) o.refunded += wager + net;
+      else o.lostBets += 1;
+    }
+    return o;
+  }
+  // "Seat 1 main bet 5.00 pushed: the stake stays with the player".
+  function pushWords(lines) {
+    const one = (ln) => `Seat ${ln.seat} ${betWords(ln.bet).toLowerCase()}` +
+      (ln.hand !== null && ln.hand !== undefined ? `, hand ${ln.hand + 1}` : "") + ` ${ln.wager}`;
+    return lines.length === 1 ? `${one(lines[0])} pushed: the stake stays with the player` :
+      `${lines.map(one).join(", ")} pushed: the stakes stay with the players`;
+  }
+
   // "1 seat, not ticked yet", "3 seats, none ticked yet", "1 of 3 seats ticked": never "0 of 1 seats ticked".
   function tickedWords(ticked, seats) {
     if (ticked === 0) return seats === 1 ? "1 seat, not ticked yet" : `${seats} seats, none ticked yet`;
@@ -704,8 +748,18 @@
     if (short.length) {
       parts.push("Round closed: " + short.map((a) => `${kindWords(a.kind)} by ${a.approved_by}: ${a.reason}`).join("; ") +
         (r.discrepancies.length ? " (" + r.discrepancies.map((d) => `seat ${d.seat} ${BET_WORDS[d.bet] || d.bet} paid ${d.paid} of ${d.due}`).join(", ") + ")" : ""));
-    } else if (!Object.keys(r.due).some((s) => Object.keys(r.due[s]).length)) parts.push("Round closed: nothing to pay, the house collected");
-    else parts.push("Round closed: paid as due");
+    } else {
+      // What the settlement did, from its lines: wins paid, refunds handed back, pushes returned, losses collected.
+      const o = outcomes(r);
+      const paid = Object.keys(r.due).some((s) => Object.keys(r.due[s]).length);
+      const also = [];
+      if (o.refunded) also.push(`surrender refund handed back (${money(o.refunded)})`);
+      if (o.pushed.length === 1) also.push(`the bet pushed (stake ${o.pushed[0].wager} returned)`);
+      else if (o.pushed.length) also.push(`${o.pushed.length} bets pushed (stakes ${money(o.pushedCents)} returned)`);
+      if (!paid && also.length && o.lost) also.push(`the house collected the rest (${money(o.lost)})`);
+      parts.push(paid ? ["Round closed: paid as due", ...also].join("; ") :
+        also.length ? "Round closed: nothing to pay, " + also.join("; ") : "Round closed: nothing to pay, the house collected");
+    }
     const rejections = r.rejections || [];
     if (rejections.length) parts.push(rejections.map((x) => `first payment rejected by ${x.by}: ${x.reason}`).join("; "));
     if (large.length) parts.push(large.map((a) => `${kindWords(a.kind)} by ${a.approved_by}: ${a.reason}`).join("; "));
@@ -887,11 +941,20 @@
     $("scan-input").value = "";
     if (!r) return;
     round = r.round;
-    if (!r.needs_confirmation) {
-      toast("Read " + r.recorded.map(pretty).join(" ") + " (" +
-        r.candidates.map((c) => Math.round(100 * c.confidence) + "%").join(", ") + ")");
-    }
+    if (!r.needs_confirmation) toast(readWords(r));
     render(); // an unsure read is the round's pending_scan: renderRound asks the dealer
+  }
+  // A scan's toast: the cards it recorded, as the round now draws them.  A card drawn face down (the dealer's
+  // hole card, a Bluffjack private card) is not named: "Hole card read (97%)", "Private card read (97%)".
+  function readWords(r) {
+    const n = r.recorded.length;
+    const dealt = n ? round.cards.slice(-n) : []; // the scan's cards are the round's last ones
+    const hidden = dealt.filter((c) => c.face_up === false);
+    const shown = r.recorded.filter((code, i) => !dealt[i] || dealt[i].face_up !== false);
+    const conf = " (" + r.candidates.map((c) => Math.round(100 * c.confidence) + "%").join(", ") + ")";
+    const back = hidden.length ? (hidden.some((c) => c.private) ? "Private card read" : "Hole card read") : "";
+    if (!shown.length && back) return back + conf;
+    return "Read " + shown.map(pretty).join(" ") + (back ? " and the " + back.toLowerCase().replace(/ read$/, "") : "") + conf;
   }
   // The unsure scan the round waits on is part of the round (the server's pending_scan): a reload or
   // another tablet asks the dealer again; a card picked then still names the scan.
