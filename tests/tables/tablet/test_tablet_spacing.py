@@ -1,0 +1,79 @@
+"""Small layout points at 1280x800 (Playwright, headless Chromium): a four-digit bet keeps its clear button
+on its line; the closed round's message and "Next round" do not touch; a toast does not cover the rated
+players' "Seat player" button.  Screenshots under /tmp/wt-tablet when TABLET_LAYOUT_SHOTS is set."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.tables.tablet.test_tablet_rounds import pick, shuffle, sign_in
+from tests.tables.tablet.test_tablet_trust import open_blackjack
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+SHOTS = os.environ.get("TABLET_LAYOUT_SHOTS")
+
+
+def _shot(page: Any, name: str) -> None:
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / name))
+
+
+def _box(page: Any, selector: str) -> dict[str, float]:
+    box = page.locator(selector).first.bounding_box()
+    assert box is not None, selector
+    return box
+
+
+def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return not (a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"] or
+                a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"])
+
+
+def test_a_four_digit_bet_keeps_the_clear_button_on_its_line(browser, live_server, demo_casino, dealer):
+    page = sign_in(browser, live_server, dealer)
+    page.goto(f"{live_server.url}/tablet/tables/{demo_casino.tables['unlimited-blackjack'].pk}/")
+    page.click("#btn-take")
+    shuffle(page)
+    for _ in range(11):
+        page.click("[data-chip='1-main-10000']")
+    assert page.inner_text("[data-amount='1-main']") == "1100.00"
+    _shot(page, "bet-1100.png")
+    amount, clear = _box(page, "[data-amount='1-main']"), _box(page, "[aria-label='clear Main']")
+    assert abs((clear["y"] + clear["height"] / 2) - (amount["y"] + amount["height"] / 2)) < 12, (amount, clear)
+    editor = _box(page, "[data-seat='1'].seat-editor")
+    assert clear["x"] + clear["width"] <= editor["x"] + editor["width"], (clear, editor)
+
+
+def test_the_closed_round_message_and_next_round_do_not_touch(browser, live_server, demo_casino, dealer):
+    page = open_blackjack(browser, live_server, demo_casino.tables["unlimited-blackjack"], dealer, ["1-main-500"])
+    for code in ["TS", "9D", "QC", "7C"]:
+        pick(page, code)
+    page.click("[data-action='stand']")
+    pick(page, "2C")
+    page.click("#btn-settle")
+    page.click("#btn-paid")
+    page.wait_for_selector("#btn-next")
+    page.locator("#btn-next").scroll_into_view_if_needed()
+    _shot(page, "closed-next.png")
+    flag, nxt = _box(page, "#closed-flag"), _box(page, "#btn-next")
+    gap_y = nxt["y"] - (flag["y"] + flag["height"])
+    gap_x = nxt["x"] - (flag["x"] + flag["width"])
+    assert gap_y >= 8 or gap_x >= 8, (flag, nxt)
+
+
+def test_a_toast_does_not_cover_the_seat_player_button(browser, live_server, demo_casino, dealer):
+    page = sign_in(browser, live_server, dealer)
+    page.goto(f"{live_server.url}/tablet/tables/{demo_casino.tables['unlimited-blackjack'].pk}/")
+    page.click("#btn-take")
+    shuffle(page)  # its toast: "Shoe shuffled: tell the players of the reshuffle"
+    page.wait_for_selector("#players-seat-btn")
+    page.locator("#players-seat-btn").scroll_into_view_if_needed()
+    page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+    page.evaluate("() => { const t = document.getElementById('toast'); t.hidden = false; "
+                  "t.textContent = 'Shoe shuffled: tell the players of the reshuffle'; }")
+    _shot(page, "toast-seat-player.png")
+    assert not _overlap(_box(page, "#toast"), _box(page, "#players-seat-btn"))
