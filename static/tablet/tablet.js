@@ -914,7 +914,21 @@
       ...guesses.map((c) => el("button", { class: "guess" + (/[HD]$/.test(c.code) ? " red" : ""), type: "button",
         "data-confirm": c.code, "aria-label": `confirm ${pretty(c.code)}`, onclick: () => sendCard(c.code) },
         el("span", { class: "face" + (c.code === "JK" ? " joker" : ""), text: c.code === "JK" ? "Joker" : pretty(c.code) }),
-        el("span", { class: "conf", text: `${Math.round(100 * c.confidence)}%` }))));
+        el("span", { class: "conf", text: `${Math.round(100 * c.confidence)}%` }))),
+      // Until it is answered the server takes no other scan, card or decision (a new scan once replaced the
+      // question and the card it stood for was lost): the way out when no card stands behind it.
+      el("span", { class: "scan-drop" },
+        ...[["Scan it again", "scan the card again"], ["No card was dealt", "no card was dealt"]].map(([text, reason]) =>
+          el("button", { type: "button", "data-drop-scan": reason, text, onclick: () => dropScan(p.scan, reason) }))));
+  }
+  async function dropScan(scanId, reason) {
+    const r = await command(`/api/rounds/${round.id}/scans/${scanId}/dismiss/`, { reason, version: round.version });
+    if (!r) return;
+    pendingScan = null;
+    $("scan-confirm").hidden = true;
+    round = r;
+    render();
+    if (reason === "scan the card again") toast("Scan the card again");
   }
   // ---- the camera: a live preview; capture on tap, or by itself when a card is held still ----------
   const CAMERA = "tablet-camera"; // remembered on this tablet: the camera comes back after a reload
