@@ -725,14 +725,18 @@
     $("fix-cards").replaceChildren(...r.cards.map((c) => el("button", {
       class: "toggle" + (fix.seq === c.seq ? " on" : ""), type: "button", "data-fix-seq": c.seq,
       text: `#${c.seq} ${pretty(c.code)} → ${placeWords(c.hand || c.to)}`, onclick: () => { fix.seq = c.seq; renderCorrection(); } })));
+    // Only cards the round's shoe can hold (the server's shoe_cards, the engine's composition of the shoe):
+    // a Joker only where the game's shoe has Jokers; a round without a shoe offers every card.
+    const holds = (code) => !r.shoe_cards || r.shoe_cards.includes(code);
     const rs = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
-    $("fix-ranks").replaceChildren(...rs.map((x) => el("button", { class: "pick rank" + (fix.rank === x ? " on" : ""),
+    $("fix-ranks").replaceChildren(...rs.filter((x) => ["S", "H", "D", "C"].some((s) => holds(x + s))).map((x) =>
+      el("button", { class: "pick rank" + (fix.rank === x ? " on" : ""),
       type: "button", "data-fix-rank": x, text: x === "T" ? "10" : x, onclick: () => { fix.rank = x; renderCorrection(); } })),
-      el("button", { class: "pick rank" + (fix.code === "JK" ? " on" : ""), type: "button", "data-fix-rank": "JK", text: "Joker",
-        onclick: () => { fix.rank = null; fix.code = "JK"; renderCorrection(); } }));
+      ...(holds("JK") ? [el("button", { class: "pick rank" + (fix.code === "JK" ? " on" : ""), type: "button",
+        "data-fix-rank": "JK", text: "Joker", onclick: () => { fix.rank = null; fix.code = "JK"; renderCorrection(); } })] : []));
     $("fix-suits").replaceChildren(...[["S", "♠"], ["H", "♥"], ["D", "♦"], ["C", "♣"]].map(([s, sym]) => el("button", {
       class: "pick suit" + (/[HD]/.test(s) ? " red" : "") + (fix.code === fix.rank + s ? " on" : ""), type: "button",
-      "data-fix-suit": s, text: sym, disabled: fix.rank === null,
+      "data-fix-suit": s, text: sym, disabled: fix.rank === null || !holds(fix.rank + s),
       onclick: () => { fix.code = fix.rank + s; renderCorrection(); } })));
     $("fix-reasons").replaceChildren(...["misread scan, checked on camera", "dealer entered the wrong card",
       "card exposed and replaced"].map((text) => el("button", { class: "toggle" + (fix.reason === text ? " on" : ""),

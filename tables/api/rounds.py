@@ -78,6 +78,9 @@ class RoundSerializer(serializers.Serializer):
                                                    "image, candidates, guesses, question (in words); while it "
                                                    "waits, a further scan, card, decision, settlement or "
                                                    "correction is refused (409, the question); null otherwise")
+    shoe_cards = serializers.ListField(child=serializers.CharField(), allow_null=True, required=False,
+                                       help_text="the card codes the round's shoe can hold (a Joker only where the "
+                                                 "game's shoe has Jokers); a correction must be one of them")
     rejections = serializers.ListField(child=serializers.DictField(), required=False,
                                        help_text="a pit boss's rejections of the payment: by, reason, at, version, "
                                                  "current (true until the dealer records a new payment)")

@@ -203,8 +203,18 @@ def round_document(rnd: Round) -> dict[str, Any]:
     doc = _document(rnd, cards, decisions, lines, payments, approvals)
     doc["rejections"] = round_rejections(rnd)
     doc["pending_scan"] = pending_scan(rnd)
+    doc["shoe_cards"] = shoe_cards(rnd)
     _add_view(rnd, doc, cards, decisions)
     return doc
+
+
+def shoe_cards(rnd: Round) -> list[str] | None:
+    """The card codes the round's shoe can hold (the engine's composition of its spec, the one that refuses
+    "a Joker cannot come from this shoe"), for the pickers: a correction offers only these.  None when the
+    round has no shoe."""
+    if rnd.shoe is None:
+        return None
+    return sorted(card.code for card in engine_shoe_spec(rnd.shoe).composition())
 
 
 def round_rejections(rnd: Round) -> list[dict[str, Any]]:

@@ -564,6 +564,30 @@ def test_a_pit_boss_corrects_a_card_after_settlement_and_sees_the_re_settlement(
     assert "9D→6D by pitboss (misread scan, checked on camera)" in page.inner_text("#recall-list")
 
 
+def test_a_pit_boss_correcting_a_mini_blackjack_card_is_offered_no_joker(
+        browser, live_server, demo_casino, dealer, pit_boss):
+    """Mini Blackjack is dealt from 4 decks without Jokers: the correction offers only the cards the round's
+    shoe can hold (the server's shoe_cards), not a Joker the server would refuse; Finnish 27's shoe has them."""
+    from tables import services
+
+    table = demo_casino.tables["mini-blackjack"]
+    services.table_open(table=table, actor=dealer)
+    services.shoe_shuffle(table=table, actor=dealer, reason="new shoe")
+    rnd = services.round_open(table=table, seats=[{"seat": 1, "wagers": {"main": "10.00"}}], actor=dealer)
+    cards = iter(["TS", "9H", "7D", "8C", "5S", "6S", "2S"])
+    while (rnd.prompt or {}).get("needs") in ("card", "decision"):
+        if rnd.prompt["needs"] == "card":
+            rnd = services.round_add_card(round=rnd.pk, code=next(cards), actor=dealer)
+        else:
+            rnd = services.round_decide(round=rnd.pk, action="stand", actor=dealer)
+    services.round_settle(round=rnd.pk, actor=dealer)
+    page = sign_in(browser, live_server, pit_boss)
+    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    page.wait_for_selector("#correct:not([hidden])")
+    assert page.locator("[data-fix-rank='JK']").count() == 0
+    assert page.locator("[data-fix-rank]").count() == 13
+
+
 def real_scan_image(code: str) -> bytes:
     """A generated photo of ``code`` (vision's synthetic shoe scan) that the real recogniser reads surely.
 
