@@ -181,7 +181,7 @@ class RoundQuery:
 _MONEY = DecimalField(max_digits=14, decimal_places=2)
 
 
-def with_staked(qs: QuerySet[Round]) -> QuerySet[Round]:
+def with_staked(qs: QuerySet[Round]) -> QuerySet[Any]:  # annotated: staked, staked_lines
     """The rounds with ``staked`` (what the dashboard calls "wagered": every stake the round took) and
     ``staked_final`` (whether the round is settled, so the figure is complete), in SQL (two subqueries).
 
@@ -223,12 +223,12 @@ def rounds_search(scope: Scope, q: RoundQuery) -> QuerySet[Round]:
         qs = qs.filter(opened_by__username__iexact=q.dealer)
     if q.state:
         qs = qs.filter(state=q.state)
-    qs = with_staked(qs)
+    staked = with_staked(qs)
     if q.min_amount is not None:
-        qs = qs.filter(staked__gte=q.min_amount)
+        staked = staked.filter(staked__gte=q.min_amount)
     if q.max_amount is not None:
-        qs = qs.filter(staked__lte=q.max_amount)
-    return qs.select_related("table", "table__pit", "opened_by").order_by("-opened_at", "-id")
+        staked = staked.filter(staked__lte=q.max_amount)
+    return staked.select_related("table", "table__pit", "opened_by").order_by("-opened_at", "-id")
 
 
 def _total(m: Any) -> Decimal:
