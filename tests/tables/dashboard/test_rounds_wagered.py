@@ -83,3 +83,21 @@ def test_a_cancelled_round_refunded_every_stake(demo_casino, dealer, pit_boss):
     rnd = services.round_open(table=table, seats=[{"seat": 1, "wagers": {"main": "10.00"}}], actor=dealer)
     services.round_cancel(round=rnd.pk, reason="table incident", actor=dealer)
     assert _row(pit_boss, rnd.pk)[8] == "0.00"
+
+
+def test_insurance_taken_during_the_round_counts(demo_casino, dealer, pit_boss):
+    table = demo_casino.tables["unlimited-blackjack"]
+    services.table_open(table=table, actor=dealer)
+    services.shoe_shuffle(table=table, actor=dealer, reason="new shoe")
+    rnd = services.round_open(table=table, seats=[{"seat": 3, "wagers": {"main": "10.00"}}], actor=dealer)
+    cards = iter(["8S", "AH", "9D", "7C", "5S", "6S"])
+    insured = False
+    while (rnd.prompt or {}).get("needs") in ("card", "decision"):
+        if rnd.prompt["needs"] == "card":
+            rnd = services.round_add_card(round=rnd.pk, code=next(cards), actor=dealer)
+        elif not insured and "insurance" in rnd.prompt.get("allowed", []):
+            rnd, insured = services.round_decide(round=rnd.pk, action="insurance", actor=dealer), True
+        else:
+            rnd = services.round_decide(round=rnd.pk, action="stand", actor=dealer)
+    services.round_settle(round=rnd.pk, actor=dealer)
+    assert insured and _row(pit_boss, rnd.pk)[8] == "15.00"  # main 10.00 and insurance 5.00
