@@ -779,14 +779,18 @@
     $("fix-cards").replaceChildren(...r.cards.map((c) => el("button", {
       class: "toggle" + (fix.seq === c.seq ? " on" : ""), type: "button", "data-fix-seq": c.seq,
       text: `#${c.seq} ${pretty(c.code)} → ${placeWords(c.hand || c.to)}`, onclick: () => { fix.seq = c.seq; renderCorrection(); } })));
+    // Only cards the round's shoe can hold (the server's shoe_cards, the engine's composition of the shoe):
+    // a Joker only where the game's shoe has Jokers; a round without a shoe offers every card.
+    const holds = (code) => !r.shoe_cards || r.shoe_cards.includes(code);
     const rs = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
-    $("fix-ranks").replaceChildren(...rs.map((x) => el("button", { class: "pick rank" + (fix.rank === x ? " on" : ""),
+    $("fix-ranks").replaceChildren(...rs.filter((x) => ["S", "H", "D", "C"].some((s) => holds(x + s))).map((x) =>
+      el("button", { class: "pick rank" + (fix.rank === x ? " on" : ""),
       type: "button", "data-fix-rank": x, text: x === "T" ? "10" : x, onclick: () => { fix.rank = x; renderCorrection(); } })),
-      el("button", { class: "pick rank" + (fix.code === "JK" ? " on" : ""), type: "button", "data-fix-rank": "JK", text: "Joker",
-        onclick: () => { fix.rank = null; fix.code = "JK"; renderCorrection(); } }));
+      ...(holds("JK") ? [el("button", { class: "pick rank" + (fix.code === "JK" ? " on" : ""), type: "button",
+        "data-fix-rank": "JK", text: "Joker", onclick: () => { fix.rank = null; fix.code = "JK"; renderCorrection(); } })] : []));
     $("fix-suits").replaceChildren(...[["S", "♠"], ["H", "♥"], ["D", "♦"], ["C", "♣"]].map(([s, sym]) => el("button", {
       class: "pick suit" + (/[HD]/.test(s) ? " red" : "") + (fix.code === fix.rank + s ? " on" : ""), type: "button",
-      "data-fix-suit": s, text: sym, disabled: fix.rank === null,
+      "data-fix-suit": s, text: sym, disabled: fix.rank === null || !holds(fix.rank + s),
       onclick: () => { fix.code = fix.rank + s; renderCorrection(); } })));
     $("fix-reasons").replaceChildren(...["misread scan, checked on camera", "dealer entered the wrong card",
       "card exposed and replaced"].map((text) => el("button", { class: "toggle" + (fix.reason === text ? " on" : ""),
@@ -977,7 +981,21 @@
       ...guesses.map((c) => el("button", { class: "guess" + (/[HD]$/.test(c.code) ? " red" : ""), type: "button",
         "data-confirm": c.code, "aria-label": `confirm ${pretty(c.code)}`, onclick: () => sendCard(c.code) },
         el("span", { class: "face" + (c.code === "JK" ? " joker" : ""), text: c.code === "JK" ? "Joker" : pretty(c.code) }),
-        el("span", { class: "conf", text: `${Math.round(100 * c.confidence)}%` }))));
+        el("span", { class: "conf", text: `${Math.round(100 * c.confidence)}%` }))),
+      // Until it is answered the server takes no other scan, card or decision (a new scan once replaced the
+      // question and the card it stood for was lost): the way out when no card stands behind it.
+      el("span", { class: "scan-drop" },
+        ...[["Scan it again", "scan the card again"], ["No card was dealt", "no card was dealt"]].map(([text, reason]) =>
+          el("button", { type: "button", "data-drop-scan": reason, text, onclick: () => dropScan(p.scan, reason) }))));
+  }
+  async function dropScan(scanId, reason) {
+    const r = await command(`/api/rounds/${round.id}/scans/${scanId}/dismiss/`, { reason, version: round.version });
+    if (!r) return;
+    pendingScan = null;
+    $("scan-confirm").hidden = true;
+    round = r;
+    render();
+    if (reason === "scan the card again") toast("Scan the card again");
   }
   // ---- the camera: a live preview; capture on tap, or by itself when a card is held still ----------
   const CAMERA = "tablet-camera"; // remembered on this tablet: the camera comes back after a reload

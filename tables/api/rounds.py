@@ -74,7 +74,13 @@ class RoundSerializer(serializers.Serializer):
                                            "labelled, totals in words, the hole card face down until the dealer plays")
     pending_scan = serializers.DictField(allow_null=True, required=False,
                                          help_text="the unsure scan the round waits on (the dealer confirms or picks "
-                                                   "its card): scan, image, candidates, guesses; null otherwise")
+                                                   "its card, or drops the scan: POST scans/{scan}/dismiss/): scan, "
+                                                   "image, candidates, guesses, question (in words); while it "
+                                                   "waits, a further scan, card, decision, settlement or "
+                                                   "correction is refused (409, the question); null otherwise")
+    shoe_cards = serializers.ListField(child=serializers.CharField(), allow_null=True, required=False,
+                                       help_text="the card codes the round's shoe can hold (a Joker only where the "
+                                                 "game's shoe has Jokers); a correction must be one of them")
     rejections = serializers.ListField(child=serializers.DictField(), required=False,
                                        help_text="a pit boss's rejections of the payment: by, reason, at, version, "
                                                  "current (true until the dealer records a new payment)")
@@ -384,6 +390,19 @@ class RoundCancelView(ApiView):
     def post(self, request: Request, pk: int) -> Response:
         data = _valid(ReasonInput, request)
         rnd = services.round_cancel(round=_round_or_404(pk), reason=data["reason"], actor=request.user,
+                                    expected_version=data.get("version"))  # fmt: skip
+        return _round_answer(rnd)
+
+
+class ScanDismissView(ApiView):
+    """Drop the unsure scan the round waits on (no card was dealt, or it is scanned again), with a reason."""
+
+    @extend_schema(operation_id="rounds_scan_dismiss", request=ReasonInput, parameters=[IDEMPOTENCY],
+                   responses={200: RoundSerializer, **ERRORS}, tags=["rounds"])  # fmt: skip
+    @idempotent
+    def post(self, request: Request, pk: int, scan: int) -> Response:
+        data = _valid(ReasonInput, request)
+        rnd = services.scan_dismiss(round=_round_or_404(pk), scan=scan, reason=data["reason"], actor=request.user,
                                     expected_version=data.get("version"))  # fmt: skip
         return _round_answer(rnd)
 

@@ -29,6 +29,7 @@ urlpatterns: list = [
     path("rounds/<int:pk>/", rounds.RoundDetailView.as_view(), name="api-round"),
     path("rounds/<int:pk>/cards/", rounds.RoundCardView.as_view(), name="api-round-card"),
     path("rounds/<int:pk>/scans/", rounds.RoundScanView.as_view(), name="api-round-scan"),
+    path("rounds/<int:pk>/scans/<int:scan>/dismiss/", rounds.ScanDismissView.as_view(), name="api-round-scan-dismiss"),
     path("scans/<int:pk>/image/", rounds.ScanImageView.as_view(), name="api-scan-image"),
     path("rounds/<int:pk>/decisions/", rounds.RoundDecisionView.as_view(), name="api-round-decision"),
     path("rounds/<int:pk>/settle/", rounds.RoundSettleView.as_view(), name="api-round-settle"),

@@ -120,21 +120,52 @@ def scan_guesses(found: list[dict[str, Any]], shoe: EngineShoe | None, limit: in
     return [{"code": w.card.code, "confidence": round(w.weighed, 4)} for w in possible[:limit]]
 
 
-def pending_scan(rnd: Round) -> dict[str, Any] | None:
-    """The unsure scan the round waits on: the dealer was asked to confirm or pick its card and nothing
-    happened at the round since (its last audited write is that scan, which recorded no card).  Part of
-    the round, so a reload or another tablet asks again: ``{"scan", "image", "candidates", "guesses"}``."""
+# What happens at a round while an unsure read waits and leaves the question standing: a pause and its
+# resumption (the round takes nothing meanwhile).  Every other write at the round is refused while it
+# waits, or answers it (``tables.services.rounds.require_no_pending_scan``).
+_QUIET_ACTIONS = ("round.pause", "round.resume")
+
+
+def pending_scan_row(rnd: Round) -> Scan | None:
+    """The unsure scan the round waits on, or None: the dealer was asked to confirm or pick its card and
+    nothing happened at the round since (its last audited write, a pause aside, is that scan, which recorded
+    no card).  One query when nothing waits."""
     if rnd.state != RoundState.IN_PLAY:
         return None
-    last = AuditEvent.objects.filter(round=rnd).order_by("-pk").only("action", "payload").first()
+    last = (AuditEvent.objects.filter(round=rnd).exclude(action__in=_QUIET_ACTIONS).order_by("-pk")
+            .only("action", "payload").first())  # fmt: skip
     if last is None or last.action not in ("round.scan", "round.shoe_feed") or last.payload.get("recorded"):
         return None
-    scan = rnd.scans.filter(sha256=last.payload.get("sha256")).order_by("-pk").first()
+    return rnd.scans.filter(sha256=last.payload.get("sha256"), cards__isnull=True).order_by("-pk").first()
+
+
+def pending_scan(rnd: Round) -> dict[str, Any] | None:
+    """The unsure scan the round waits on (``pending_scan_row``), part of the round, so a reload or another
+    tablet asks again: ``{"scan", "image", "candidates", "guesses", "question"}``."""
+    scan = pending_scan_row(rnd)
     if scan is None:
         return None
     found = list(scan.recognised or [])
-    return {"scan": scan.pk, "image": scan_image_url(scan.pk), "candidates": found,
-            "guesses": scan_guesses(found, engine_shoe(rnd.shoe) if rnd.shoe is not None else None)}
+    guesses = scan_guesses(found, engine_shoe(rnd.shoe) if rnd.shoe is not None else None)
+    return {"scan": scan.pk, "image": scan_image_url(scan.pk), "candidates": found, "guesses": guesses,
+            "question": pending_scan_question(rnd, guesses)}
+
+
+def card_words(code: str) -> str:
+    """A card code as the tablet writes it: ``TS`` → ``10♠``, ``JK`` → ``Joker``."""
+    if code == "JK":
+        return "Joker"
+    rank, suit = code[:-1], code[-1:]
+    return ("10" if rank == "T" else rank) + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}.get(suit, suit)
+
+
+def pending_scan_question(rnd: Round, guesses: list[dict[str, Any]]) -> str:
+    """What the dealer is asked about the unsure read: "Answer the unsure read of seat 2's card first: 10♠?"
+    (whose card: the round's prompt when the scan came, which an unsure scan leaves as it was)."""
+    who = round_view.actor_label((rnd.prompt or {}).get("actor"), rnd.setup, rnd.game)
+    whose = f" of {'the dealer' if who == 'Dealer' else who[:1].lower() + who[1:]}'s card" if who else ""
+    best = f"{card_words(guesses[0]['code'])}?" if guesses else "which card is it?"
+    return f"Answer the unsure read{whose} first: {best}"
 
 
 def scan_get(*, user: Any, pk: int) -> Scan:
@@ -172,8 +203,18 @@ def round_document(rnd: Round) -> dict[str, Any]:
     doc = _document(rnd, cards, decisions, lines, payments, approvals)
     doc["rejections"] = round_rejections(rnd)
     doc["pending_scan"] = pending_scan(rnd)
+    doc["shoe_cards"] = shoe_cards(rnd)
     _add_view(rnd, doc, cards, decisions)
     return doc
+
+
+def shoe_cards(rnd: Round) -> list[str] | None:
+    """The card codes the round's shoe can hold (the engine's composition of its spec, the one that refuses
+    "a Joker cannot come from this shoe"), for the pickers: a correction offers only these.  None when the
+    round has no shoe."""
+    if rnd.shoe is None:
+        return None
+    return sorted(card.code for card in engine_shoe_spec(rnd.shoe).composition())
 
 
 def round_rejections(rnd: Round) -> list[dict[str, Any]]:

@@ -7,14 +7,15 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from django.db.models import Q, QuerySet, Sum
+from django.db.models import DecimalField, OuterRef, QuerySet, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from tables.days import day_text, parse_day
 from tables.engine.cards import card_face
 from tables.engine.games import game as game_spec
 from tables.engine.settlement import bet_words
-from tables.models import ApprovalKind, AuditEvent, Round, RoundState, Scan
+from tables.models import ApprovalKind, AuditEvent, Round, RoundState, Scan, SettlementLine, Wager
 from tables.selectors.floor_live import Scope
 from tables.selectors.round_view import place_words
 
@@ -177,8 +178,34 @@ class RoundQuery:
                    amount("min"), amount("max")), errors
 
 
+_MONEY = DecimalField(max_digits=14, decimal_places=2)
+
+
+def with_staked(qs: QuerySet[Round]) -> QuerySet[Any]:  # annotated: staked, staked_lines
+    """The rounds with ``staked`` (what the dashboard calls "wagered": every stake the round took) and
+    ``staked_final`` (whether the round is settled, so the figure is complete), in SQL (two subqueries).
+
+    The one home of that figure.  A settled round's stakes are its current settlement lines' wagers, as the
+    engine settled them: each split hand, a doubled stake at its doubled amount, insurance, side bets, bets
+    behind (doubled along, following a split), Bluffjack's contributions to the pot.  A round not settled
+    yet has only its opening bets (the ``Wager`` rows); a cancelled round refunded every stake: 0.
+
+    Not the hold's handle: the hold audit and the accounting's theo take the initial wagers (the edges are
+    per initial unit, docs/audit.md "Hold"), so hold % is win / handle, never win / staked."""
+    lines = (SettlementLine.objects.filter(round=OuterRef("pk"), superseded=False)
+             .exclude(round__state=RoundState.CANCELLED).order_by().values("round")
+             .annotate(s=Sum("wager")).values("s"))  # fmt: skip
+    opening = (Wager.objects.filter(round=OuterRef("pk"), refunded=False).order_by().values("round")
+               .annotate(s=Sum("amount")).values("s"))  # fmt: skip
+    return qs.annotate(
+        staked_lines=Subquery(lines, output_field=_MONEY),
+        staked=Coalesce("staked_lines", Subquery(opening, output_field=_MONEY), Value(Decimal(0)),
+                        output_field=_MONEY),
+    )  # fmt: skip
+
+
 def rounds_search(scope: Scope, q: RoundQuery) -> QuerySet[Round]:
-    """Rounds in scope matching the query, newest first, with ``total_due`` and ``total_wager`` annotated."""
+    """Rounds in scope matching the query, newest first, with ``staked`` annotated (``with_staked``)."""
     from tables.selectors.floor_live import gaming_day_start
 
     qs = Round.objects.filter(table__in=scope.tables())
@@ -196,12 +223,12 @@ def rounds_search(scope: Scope, q: RoundQuery) -> QuerySet[Round]:
         qs = qs.filter(opened_by__username__iexact=q.dealer)
     if q.state:
         qs = qs.filter(state=q.state)
-    qs = qs.annotate(total_wager=Sum("wagers__amount", filter=Q(wagers__refunded=False)))
+    staked = with_staked(qs)
     if q.min_amount is not None:
-        qs = qs.filter(total_wager__gte=q.min_amount)
+        staked = staked.filter(staked__gte=q.min_amount)
     if q.max_amount is not None:
-        qs = qs.filter(total_wager__lte=q.max_amount)
-    return qs.select_related("table", "table__pit", "opened_by").order_by("-opened_at", "-id")
+        staked = staked.filter(staked__lte=q.max_amount)
+    return staked.select_related("table", "table__pit", "opened_by").order_by("-opened_at", "-id")
 
 
 def _total(m: Any) -> Decimal:
@@ -221,7 +248,8 @@ def round_row(r: Round) -> dict[str, Any]:
     return {"id": r.pk, "opened_at": timezone.localtime(r.opened_at), "pit": r.table.pit.name,
             "table": r.table.number, "round": r.number, "game": game_spec(r.game).name,
             "dealer": r.opened_by.get_username(),
-            "state": RoundState(r.state).label, "wagered": f"{(getattr(r, 'total_wager', None) or Decimal(0)):.2f}",
+            "state": RoundState(r.state).label, "wagered": f"{(getattr(r, 'staked', None) or Decimal(0)):.2f}",
+            "wagered_so_far": getattr(r, "staked_lines", None) is None and r.state != RoundState.CANCELLED,
             "due": f"{_total(r.due):.2f}", "paid": f"{_total(r.paid):.2f}",
             "discrepancies": len(r.discrepancies or []),
             "settled_at": timezone.localtime(r.settled_at) if r.settled_at else None}  # fmt: skip

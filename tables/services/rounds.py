@@ -38,7 +38,13 @@ from tables.models import (
     Table,
     Wager,
 )
-from tables.selectors.rounds import current_shoe, engine_shoe
+from tables.selectors.rounds import (
+    current_shoe,
+    engine_shoe,
+    pending_scan_question,
+    pending_scan_row,
+    scan_guesses,
+)
 from tables.selectors.rounds import round_state as _replay
 from tables.services.common import (
     _bump,
@@ -190,6 +196,21 @@ def round_open(*, table: Table, seats: object, actor: Any, bluffjack_game: Bluff
         return round
 
 
+def require_no_pending_scan(round: Round, *, answering: Scan | None = None) -> None:
+    """Refuse a write while an unsure read waits for the dealer's answer (409, naming the question).
+
+    An unsure scan records nothing, but the card it stands for may well have been dealt: a further scan, a
+    card keyed in for another purpose, a decision, a settlement or a correction would move the round on
+    and drop it silently (every later card landing one place off).  The round takes nothing else until
+    the dealer answers (the card confirmed or picked, naming the scan: ``answering``) or drops the scan
+    (``scan_dismiss``: no card was dealt, or it is to be scanned again)."""
+    waiting = pending_scan_row(round)
+    if waiting is None or (answering is not None and answering.pk == waiting.pk):
+        return
+    shoe = engine_shoe(round.shoe) if round.shoe is not None else None
+    raise Conflict(pending_scan_question(round, scan_guesses(list(waiting.recognised or []), shoe)))
+
+
 def _next_seq(round: Round) -> int:
     a = RoundCard.objects.filter(round=round).aggregate(n=Max("seq"))["n"] or 0
     b = Decision.objects.filter(round=round).aggregate(n=Max("seq"))["n"] or 0
@@ -261,6 +282,7 @@ def round_add_card(*, round: Round | int, code: str, actor: Any, scan: int | Non
             if scan_row.cards.exists():
                 raise Conflict("this scan's card is already recorded")
             reading = max(scan_row.recognised, key=lambda r: r.get("confidence", 0), default=None)
+        require_no_pending_scan(round, answering=scan_row)
         state = _replay(round)
         rc = _record_card(round, state, code, actor=actor, field="code", scan=scan_row, reading=reading)
         _bump(round, prompt=_prompt(round.game, state))
@@ -287,6 +309,7 @@ def round_decide(*, round: Round | int, action: str, actor: Any, who: str | None
         round = _lock_round(round, expected_version)
         check_right(actor, round.table)
         _require_state(round, RoundState.IN_PLAY, doing="record a decision")
+        require_no_pending_scan(round)
         value = None if amount in (None, "") else parse_amount(amount, field="amount")
         state = _replay(round)
         prompt = live.next_step(round.game, state)
@@ -358,6 +381,7 @@ def round_settle(*, round: Round | int, actor: Any, expected_version: int | None
         round = _lock_round(round, expected_version)
         check_right(actor, round.table)
         _require_state(round, RoundState.IN_PLAY, doing="settle")
+        require_no_pending_scan(round)
         state = _replay(round)
         prompt = live.next_step(round.game, state)
         if prompt.needs != "settle" and prompt.phase != "settled":
@@ -512,6 +536,8 @@ def card_correct(*, round: Round | int, seq: int, code: str, reason: str, actor:
             check_pit_boss(actor)
         elif round.state != RoundState.IN_PLAY:
             raise Conflict(f"cannot correct a card: round {round.number} is {RoundState(round.state).label}")
+        else:
+            require_no_pending_scan(round)
         rc = RoundCard.objects.filter(round=round, seq=seq).first()
         if rc is None:
             raise InvalidInput(f"no card number {seq} in this round", field="seq")

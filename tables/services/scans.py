@@ -23,16 +23,17 @@ from tables.models import (
     RoundState,
     Scan,
 )
-from tables.selectors.rounds import engine_shoe, scan_guesses
+from tables.selectors.rounds import engine_shoe, pending_scan_row, scan_guesses
 from tables.selectors.rounds import round_state as _replay
 from tables.services.common import (
     _bump,
     _lock_round,
     _require_state,
     audit,
+    required_reason,
     scan_confidence,
 )
-from tables.services.rounds import _prompt, _record_card
+from tables.services.rounds import _prompt, _record_card, require_no_pending_scan
 
 MAX_IMAGE_BYTES = 8 * 1024 * 1024
 # A tablet or document camera's photo is at most about 12-24 megapixels; more is refused before decoding.
@@ -147,9 +148,11 @@ class ScanReading:
 
 
 def scan_precheck(*, round: Round, actor: Any) -> None:
-    """Refuse a scan before any expensive work: who may act at the table, and whether the round takes cards."""
+    """Refuse a scan before any expensive work: who may act at the table, whether the round takes cards, and
+    whether an unsure read still waits for the dealer's answer (a new scan would drop the card it stands for)."""
     check_right(actor, round.table)
     _require_state(round, RoundState.IN_PLAY, doing="add a card")
+    require_no_pending_scan(round)
 
 
 def scan_read(image: bytes, profile: str | None = None) -> ScanReading:
@@ -166,7 +169,8 @@ def round_scan_card(*, round: Round | int, reading: ScanReading, actor: Any,
 
     A reading below the confidence threshold (or no card, or a card the shoe cannot hold) records
     nothing: the tablet shows the candidates and the dealer confirms or picks the card, which then
-    comes through ``round_add_card`` with the scan's id.
+    comes through ``round_add_card`` with the scan's id (or drops the scan: ``scan_dismiss``).  Until
+    then the round refuses a further scan (``require_no_pending_scan``, in ``scan_precheck``).
     """
     found, sha, image = reading.found, reading.sha256, reading.image
     with transaction.atomic():
@@ -196,3 +200,23 @@ def round_scan_card(*, round: Round | int, reading: ScanReading, actor: Any,
                        "witnessed": [code for c, code in zip(found, chosen or [], strict=False) if code != c["code"]]})  # fmt: skip
         guesses = [] if recorded else scan_guesses(found, engine_shoe(round.shoe) if round.shoe is not None else None)
         return ScanResult(round, scan, recorded, needs_confirmation=not recorded, candidates=found, guesses=guesses)
+
+
+def scan_dismiss(*, round: Round | int, scan: int, reason: str, actor: Any,
+                 expected_version: int | None = None) -> Round:
+    """Drop the unsure scan the round waits on, recording no card: no card was dealt (the reader saw
+    something else), or the dealer scans the card again.  Audited with the reason; the round then takes
+    cards again.  Only the scan that waits may be dropped (a scan answered or passed is history)."""
+    reason = required_reason(reason, "dropping a scan")
+    with transaction.atomic():
+        round = _lock_round(round, expected_version)
+        check_right(actor, round.table)
+        _require_state(round, RoundState.IN_PLAY, doing="drop a scan")
+        waiting = pending_scan_row(round)
+        if waiting is None or waiting.pk != scan:
+            raise Conflict(f"scan {scan} is not waiting for an answer at round {round.number}")
+        _bump(round)
+        audit(actor=actor, action="round.scan.dismiss", table=round.table, round=round,
+              payload={"scan": waiting.pk, "sha256": waiting.sha256, "recognised": waiting.recognised,
+                       "reason": reason})  # fmt: skip
+        return round

@@ -416,6 +416,33 @@ def test_an_unsure_scan_is_asked_again_after_a_reload_and_the_card_picked_keeps_
     assert page.is_hidden("#scan-confirm")
 
 
+def test_a_scan_while_an_unsure_read_waits_is_refused_and_the_question_stays(
+    browser, live_server, demo_casino, dealer, monkeypatch, tmp_path
+):
+    """The tester's Bluffjack hand: seat 2's 10♠ is read unsure (69%) and the dealer scans the next card
+    (9♣) instead of answering.  The server refuses it naming the question; the tablet says so and keeps
+    the question, so the 10♠ is not lost and the 9♣ does not land on seat 2.  "Scan it again" drops the
+    unsure scan and the card is scanned anew."""
+    from tables import services
+
+    monkeypatch.setattr(services.scans, "recognise", fake_recognise)
+    table = demo_casino.tables["bluffjack"]
+    page = open_bluffjack_hand(browser, live_server, table, dealer)
+    scan(page, tmp_path, "TS", confidence=69)
+    page.wait_for_selector("[data-confirm='TS']")
+    (tmp_path / "9C.png").write_bytes(card_image("9C", 97))
+    page.set_input_files("#scan-input", str(tmp_path / "9C.png"))  # not the answer: a further scan
+    page.wait_for_selector("#error:not([hidden])")
+    assert page.inner_text("#error") == "Answer the unsure read of seat 2's card first: 10♠?"
+    assert page.is_visible("[data-confirm='TS']")
+    assert not RoundCard.objects.filter(round__table=table).exists()
+    page.click("[data-drop-scan='scan the card again']")
+    page.wait_for_selector("#scan-confirm", state="hidden")
+    scan(page, tmp_path, "TS", confidence=97)
+    assert [c.code for c in RoundCard.objects.filter(round__table=table).order_by("seq")] == ["TS"]
+    assert RoundCard.objects.get(round__table=table).to.endswith("Seat 2")
+
+
 def test_contract_rummy_a_refused_lay_down_is_told_in_words_without_the_rule_id(browser, live_server, demo_casino, dealer):
     """The dealer lays down cards that do not make the contract: the refusal is a sentence; the rule id
     and the field path are kept for support (data attributes), not printed in the text."""
@@ -535,6 +562,30 @@ def test_a_pit_boss_corrects_a_card_after_settlement_and_sees_the_re_settlement(
     page.click("#btn-recall")
     page.wait_for_selector("#recall-dialog[open]")
     assert "9D→6D by pitboss (misread scan, checked on camera)" in page.inner_text("#recall-list")
+
+
+def test_a_pit_boss_correcting_a_mini_blackjack_card_is_offered_no_joker(
+        browser, live_server, demo_casino, dealer, pit_boss):
+    """Mini Blackjack is dealt from 4 decks without Jokers: the correction offers only the cards the round's
+    shoe can hold (the server's shoe_cards), not a Joker the server would refuse; Finnish 27's shoe has them."""
+    from tables import services
+
+    table = demo_casino.tables["mini-blackjack"]
+    services.table_open(table=table, actor=dealer)
+    services.shoe_shuffle(table=table, actor=dealer, reason="new shoe")
+    rnd = services.round_open(table=table, seats=[{"seat": 1, "wagers": {"main": "10.00"}}], actor=dealer)
+    cards = iter(["TS", "9H", "7D", "8C", "5S", "6S", "2S"])
+    while (rnd.prompt or {}).get("needs") in ("card", "decision"):
+        if rnd.prompt["needs"] == "card":
+            rnd = services.round_add_card(round=rnd.pk, code=next(cards), actor=dealer)
+        else:
+            rnd = services.round_decide(round=rnd.pk, action="stand", actor=dealer)
+    services.round_settle(round=rnd.pk, actor=dealer)
+    page = sign_in(browser, live_server, pit_boss)
+    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    page.wait_for_selector("#correct:not([hidden])")
+    assert page.locator("[data-fix-rank='JK']").count() == 0
+    assert page.locator("[data-fix-rank]").count() == 13
 
 
 def real_scan_image(code: str) -> bytes:
