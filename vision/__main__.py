@@ -69,6 +69,10 @@ def main(argv: list[str] | None = None) -> int:
     tc.add_argument("--minutes", type=float, default=16.0, help="wall-time budget of the training loop")
     tc.add_argument("--max-lr", type=float, default=3e-3, help="peak learning rate of the one-cycle schedule")
     tc.add_argument("--chunks", type=int, default=None, help="train on this many chunks of 5,000 corners (seeds 1000...)")
+    tc.add_argument("--join", type=Path, nargs="+", default=None,
+                    help="instead of training: join these exported models into one ensemble (calibrated anew)")
+    tc.add_argument("--wide-chunks", type=int, default=0,
+                    help="and this many chunks drawn more widely: slanted ranks, smaller indices (seeds 3000...)")
     tc.add_argument("--epochs", type=int, default=None, help="epochs over the training corners (default 4)")
     tc.add_argument("--seed", type=int, default=1, help="the training's random seed")
     tc.add_argument("--threads", type=int, default=2, help="torch's threads")
@@ -153,10 +157,14 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     if args.command == "train-cnn":
         from .cnn import MODEL_PATH
-        from .tools.cnn_train import EPOCHS, train_cnn
+        from .tools.cnn_train import EPOCHS, join, train_cnn
 
+        if args.join:
+            join(args.join, args.out or MODEL_PATH, cache=args.cache)
+            return 0
         train_cnn(args.out or MODEL_PATH, cache=args.cache, resume=args.resume, minutes=args.minutes, max_lr=args.max_lr,
-                  chunks=args.chunks, epochs=args.epochs or EPOCHS, seed=args.seed, threads=args.threads)
+                  chunks=args.chunks, epochs=args.epochs or EPOCHS, seed=args.seed, threads=args.threads,
+                  wide_chunks=args.wide_chunks)
         return 0
     if args.command == "train-detector":
         from .detector import MODEL_PATH as DETECTOR_PATH

@@ -64,14 +64,19 @@ class RecognizerConfig:
     # card; "arbitrate", also where the perceptron is unsure of its read and the CNN names another
     # card more surely, the CNN's read comes first, unsure (witness_cap).  The default, "arbitrate",
     # comes from the environment variable VISION_CNN_WITNESS.  A table scene's cards have a mode of
-    # their own, ``cnn_witness_scenes`` (VISION_CNN_WITNESS_SCENES): "screen" by default, a veto that
-    # also takes an unsure card for no card where the CNN sees no rank index (``read.weigh``); in
-    # scenes the CNN's agreement made wrong reads sure (docs/vision.md).
+    # their own, ``cnn_witness_scenes`` (VISION_CNN_WITNESS_SCENES): "screen", a veto that also takes
+    # an unsure card for no card where the CNN sees no rank index (``read.weigh``); "arbitrate", the
+    # default since the corner CNN of 2026-11-26 (later), screens so too (``read.scene_witness``);
+    # with the CNN before it, agreement made wrong reads sure (docs/vision.md).
     cnn_witness: str = field(default_factory=lambda: os.environ.get("VISION_CNN_WITNESS", "arbitrate"))
-    cnn_witness_scenes: str = field(default_factory=lambda: os.environ.get("VISION_CNN_WITNESS_SCENES", "screen"))
+    cnn_witness_scenes: str = field(default_factory=lambda: os.environ.get("VISION_CNN_WITNESS_SCENES", "arbitrate"))
     witness_sure: float = 0.9
     witness_veto: float = 0.6
     witness_cap: float = 0.85
+    # The CNN's "blank corner" counts only where most of the crop is paper: at least this share of it
+    # within 40 grey levels of its paper (a Joker's blank corners: 0.63-0.93 on the development and
+    # generated Jokers; noise, which the CNN was never shown, 0.30-0.33).
+    blank_paper_share: float = 0.5
     # Table scenes: the learned index detector (``detector.py``, ``models/index_detector.onnx``) adds a
     # hypothesis at each index centre it finds inside a card-white region to those of the glyph-pair
     # rules: "off" or "on".  Shoe scans never run it.  The default, "on" (with the scene screen:

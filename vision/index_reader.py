@@ -115,6 +115,12 @@ def ink_levels(crop: U8) -> tuple[U8, float, float, float]:
     return grey, float(lo), float(hi), float(otsu)
 
 
+def is_paper(grey: U8, hi: float, config: RecognizerConfig) -> bool:
+    """Whether most of a corner is paper: ``config.blank_paper_share`` of its grey (darkest channel)
+    within 40 levels of its paper level ``hi`` (``ink_levels``).  A blank corner is; noise is not."""
+    return int(np.count_nonzero(grey >= hi - 40)) >= config.blank_paper_share * grey.size
+
+
 def cut_level(lo: float, hi: float, otsu: float, cut: str = "otsu") -> float:
     """The grey level under which a crop's pixels are ink, for ``ink_levels`` (ink ``lo``, paper
     ``hi``, Otsu's cut): "otsu" (never paler than 35% down from the paper), "light" (near the paper:

@@ -9,7 +9,7 @@ import numpy as np
 
 from .arrays import F32, U8, Floats, u8
 from .config import RecognizerConfig
-from .index_reader import RANKS, SUITS, CornerRead, cut_level, ink_levels, read_corner
+from .index_reader import RANKS, SUITS, CornerRead, cut_level, ink_levels, is_paper, read_corner
 from .model import Mlp
 from .pips import pip_suit_weights, with_pip_suit
 
@@ -78,7 +78,7 @@ def cnn_witness(card: dict[str, Any], image: U8, quads: list[F32], model: Mlp, c
 def scene_witness(cards: list[dict[str, Any]], image: U8, model: Mlp, config: RecognizerConfig) -> list[dict[str, Any]]:
     """A table scene's ``cards`` weighed by the corner CNN's reads of their top-left index corners (a
     lower card of a hand shows only that one), in the mode ``config.cnn_witness_scenes``, all in one
-    pass of the network."""
+    pass of the network.  "arbitrate" screens the scene's cards too (as "screen" does)."""
     mode = config.cnn_witness_scenes
     if mode == "off" or config.corner_reader != "mlp" or model.profile is not None:
         return cards
@@ -88,7 +88,7 @@ def scene_witness(cards: list[dict[str, Any]], image: U8, model: Mlp, config: Re
     reads = _cnn_reads([corner_at(image, np.asarray(cards[i]["corners"], np.float32), config) for i in todo], config)
     out = list(cards)
     for i, read in zip(todo, reads, strict=True):
-        out[i] = weigh(cards[i], [read], mode, config)
+        out[i] = weigh(cards[i], [read], mode, config, screen=mode in ("screen", "arbitrate"))
     return out
 
 
@@ -98,7 +98,17 @@ def _cnn_reads(corners: list[U8], config: RecognizerConfig) -> list[CornerRead]:
     from .cnn import corner_read, load_cnn
 
     kind, suit = load_cnn().probabilities(corners)
-    return [_rank_like(corner_read(kind[i], suit[i]), config) for i in range(len(corners))]
+    reads = [_rank_like(corner_read(kind[i], suit[i]), config) for i in range(len(corners))]
+    return [_INKED if r.probs is None and not r.ink and not _paper(c, config) else r for r, c in zip(reads, corners, strict=True)]
+
+
+_INKED = CornerRead(None, ink=True)  # a corner with something on it, but no index read
+
+
+def _paper(corner: U8, config: RecognizerConfig) -> bool:
+    """Whether most of a corner crop is paper (``is_paper``): a blank corner is, noise is not."""
+    grey, _, hi, _ = ink_levels(corner)
+    return is_paper(grey, hi, config)
 
 
 def _looked_at(card: dict[str, Any], mode: str, config: RecognizerConfig) -> bool:
@@ -106,7 +116,8 @@ def _looked_at(card: dict[str, Any], mode: str, config: RecognizerConfig) -> boo
     return mode != "veto" or card["code"] != "unknown" and card["confidence"] >= config.witness_sure
 
 
-def weigh(card: dict[str, Any], reads: list[CornerRead], mode: str, config: RecognizerConfig) -> dict[str, Any]:
+def weigh(card: dict[str, Any], reads: list[CornerRead], mode: str, config: RecognizerConfig, *,
+          screen: bool = False) -> dict[str, Any]:
     """The perceptron's ``card`` weighed by the corner CNN's ``reads`` of the same index corners.
 
     "veto" makes a sure read unsure when the CNN names another card with some confidence; "screen"
@@ -116,11 +127,11 @@ def weigh(card: dict[str, Any], reads: list[CornerRead], mode: str, config: Reco
     read, with its confidence, where the perceptron names no card (unknown, or a Joker for want of an
     index) and the CNN names one; "arbitrate" also takes the CNN's read, unsure, where the
     perceptron's own read is unsure and the CNN names another card more surely, and names an unknown
-    read unsure where the CNN names its first guess."""
+    read unsure where the CNN names its first guess.  ``screen``: screen as "screen" does, in any mode."""
     other = reads[1] if len(reads) > 1 else CornerRead(None)
     code, confidence, _, _ = _combine(reads[0], other, config, len(reads) > 1)
     sure = confidence >= config.witness_sure
-    if (mode == "screen" and card["code"] not in ("unknown", "JK") and card["confidence"] < config.witness_sure
+    if ((mode == "screen" or screen) and card["code"] not in ("unknown", "JK") and card["confidence"] < config.witness_sure
             and all(r.probs is None for r in reads)):
         below = round(min(float(card["confidence"]), config.unknown_below - 0.01), 4)  # as an unknown read is
         return {**card, "code": "unknown", "confidence": below,

@@ -71,7 +71,9 @@ def test_the_profile_reads_the_court_letters_the_generic_reader_does_not(deck):
         card = recognize(img, profile=profile)[0]
         enrolled_right += card["code"] == code
         sure_wrong += card["code"] != code and card["confidence"] >= 0.9
-    assert generic_right <= 6  # of 12: V, D, R are no J, Q, K to the generic classifier
+    # Of 12: V and D are no J or Q to the generic reader (R it has read as K, surely and rightly, since
+    # the corner CNN of 2026-11-26, which takes R's shape for a K's: 7 right; before, 6).
+    assert generic_right <= 8
     assert enrolled_right >= 11 and sure_wrong == 0
 
 

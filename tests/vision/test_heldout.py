@@ -210,19 +210,21 @@ def test_arbitrate_puts_the_cnns_surer_read_first_where_the_perceptron_is_unsure
     assert _witnessed(unknown, _FakeCnn(kind=5, suit=0, p=0.75), monkeypatch, "rescue") == unknown
 
 
-def test_scene_cards_have_a_witness_mode_of_their_own_screen_by_default(monkeypatch):
+def test_scene_cards_have_a_witness_mode_of_their_own_arbitrate_by_default(monkeypatch):
     monkeypatch.setattr("vision.cnn.load_cnn", lambda: _FakeCnn(kind=10, suit=0))  # the CNN reads JS surely
     monkeypatch.delenv("VISION_CNN_WITNESS", raising=False)
     monkeypatch.delenv("VISION_CNN_WITNESS_SCENES", raising=False)
     config = RecognizerConfig()
-    assert (config.cnn_witness, config.cnn_witness_scenes) == ("arbitrate", "screen")  # the defaults
+    assert (config.cnn_witness, config.cnn_witness_scenes) == ("arbitrate", "arbitrate")  # the defaults
     corners = QUAD.tolist()
     sure = {"code": "5S", "confidence": 0.97, "corners": corners}
     unsure = {"code": "5S", "confidence": 0.7, "corners": corners}
     weighed = scene_witness([sure, unsure], IMAGE, MLP, config)
     assert weighed[0]["confidence"] == 0.85  # vetoed
-    assert weighed[1] is unsure  # not arbitrated in a scene
-    assert cnn_witness(unsure, IMAGE, [QUAD], MLP, config)["code"] == "JS"  # a shoe scan's is
+    assert weighed[1]["code"] == "JS" and weighed[1]["confidence"] == 0.85  # arbitrated: the CNN's read, unsure
+    screen = RecognizerConfig(cnn_witness_scenes="screen")
+    assert scene_witness([sure, unsure], IMAGE, MLP, screen) == [{**sure, "confidence": 0.85}, unsure]  # screen: no
+    assert cnn_witness(unsure, IMAGE, [QUAD], MLP, config)["code"] == "JS"  # a shoe scan's too
     off = RecognizerConfig(cnn_witness_scenes="off")
     assert scene_witness([sure], IMAGE, MLP, off) == [sure]
     with pytest.raises(ValueError, match="cnn_witness_scenes"):
@@ -235,10 +237,13 @@ def test_screen_takes_an_unsure_scene_card_for_none_where_the_cnn_sees_no_index(
     unsure = {"code": "5S", "confidence": 0.7, "corners": corners}
     sure = {"code": "5S", "confidence": 0.95, "corners": corners}
     joker = {"code": "JK", "confidence": 0.72, "corners": corners}
-    screened, kept, joker_kept = scene_witness([unsure, sure, joker], IMAGE, MLP, RecognizerConfig(cnn_witness_scenes="screen"))
-    assert screened["code"] == "unknown" and screened["confidence"] < 0.5
-    assert screened["guesses"] == [{"code": "5S", "confidence": 0.7}] and screened["corners"] == corners
-    assert kept == sure and joker_kept == joker  # a sure read is not screened, nor a Joker without an index
+    for mode in ("screen", "arbitrate"):  # arbitrate screens a scene's cards too
+        screened, kept, joker_kept = scene_witness([unsure, sure, joker], IMAGE, MLP, RecognizerConfig(cnn_witness_scenes=mode))
+        assert screened["code"] == "unknown" and screened["confidence"] < 0.5
+        assert screened["guesses"] == [{"code": "5S", "confidence": 0.7}] and screened["corners"] == corners
+        assert kept == sure and joker_kept == joker  # a sure read is not screened, nor a Joker without an index
+    # A shoe scan is one card, never screened away.
+    assert cnn_witness(unsure, IMAGE, [QUAD], MLP, RecognizerConfig(cnn_witness="arbitrate")) == unsure
     assert scene_witness([unsure], IMAGE, MLP, RecognizerConfig(cnn_witness_scenes="veto")) == [unsure]
 
 
@@ -276,3 +281,16 @@ def test_a_deck_enrolled_from_its_own_scans_is_read_with_its_profile(tmp_path, m
                                 faces=heldout.UNSEEN_FACES[:1], cnn=False, witness=False, enrolled=True)
     assert result["overall"][heldout.ENROLLED]["shoe"] == 2
     assert "| shipped perceptron, deck enrolled | all | 2 |" in heldout.markdown(result)
+
+
+def test_the_cnns_blank_corner_counts_only_on_paper_not_on_noise(monkeypatch):
+    # Noise (a picture that is no card) was never shown to the CNN, which may call it a blank corner:
+    # two blank corners would name a Joker.  A blank read stands only where the crop is mostly paper.
+    monkeypatch.setattr("vision.cnn.load_cnn", lambda: _FakeCnn(kind=14, suit=0))  # "blank" everywhere
+    from vision.read import _cnn_reads
+
+    paper = np.full((95, 54, 3), 235, np.uint8)
+    noise = np.random.default_rng(0).integers(0, 256, (95, 54, 3), dtype=np.uint8)
+    on_paper, on_noise = _cnn_reads([paper, noise], RecognizerConfig())
+    assert on_paper.probs is None and not on_paper.ink  # blank: a Joker's corner
+    assert on_noise.probs is None and on_noise.ink  # something, but no index

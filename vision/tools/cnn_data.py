@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -32,6 +33,20 @@ RANK_ORDER = "A23456789TJQK"
 SS = 2  # supersampling of the drawing
 # A few glyph shapes that are not indices, for negatives and art.
 _ART_TEXT = "BDEFGHLMNOPRSUVWXYZ#%&@?!*+"
+
+
+@dataclass(frozen=True)
+class Variety:
+    """How widely a corpus varies its indices beyond the first corpus (whose seeds the defaults draw
+    again, corner for corner)."""
+
+    slant: float = 0.0  # the share of ranks drawn slanted like an italic (``_slanted``)
+    smallest: float = 0.06  # the smallest rank, a share of the card's height; below 0.06 heights are log-uniform
+    beside: float = 0.12  # the share of indices with the suit beside the rank
+
+
+PLAIN = Variety()
+WIDE = Variety(slant=0.35, smallest=0.045, beside=0.2)
 
 
 def family(path: str) -> str:
@@ -100,18 +115,30 @@ def _label_text(rank: str, finnish: bool) -> str:
     return "10" if rank == "T" else rank
 
 
+def _slanted(mask: Img, k: float) -> Img:
+    """``mask`` sheared to the right by ``k`` (x moves by k per pixel up): an italic drawn from an
+    upright face (italic faces are held out of training, ``glyphs._SKIP``)."""
+    h, w = mask.shape
+    extra = int(math.ceil(abs(k) * h))
+    m = np.array([[1, -k, k * h if k > 0 else 0], [0, 1, 0]], np.float32)
+    out: Img = cv2.warpAffine(mask, m, (w + extra, h), flags=cv2.INTER_LINEAR, borderValue=0)
+    return out
+
+
 def _index(rank: str, suit: str, font: str, suit_font: str | None, rh: int, rng: np.random.Generator,
-           finnish: bool) -> tuple[Img, Img, bool]:
+           finnish: bool, variety: Variety = PLAIN) -> tuple[Img, Img, bool]:
     """Rank and suit masks (SS-scaled) and whether the suit stands beside the rank."""
     label = _label_text(rank, finnish)
     stroke = int(rng.integers(2, 4)) * SS if rng.random() < 0.08 else 0
     condense = float(rng.uniform(0.6, 0.95)) if len(label) == 2 else float(rng.uniform(0.85, 1.1))
     rmask = text_mask(label, font, rh, stroke=stroke, condense=condense)
+    if variety.slant > 0 and rng.random() < variety.slant:
+        rmask = _slanted(rmask, float(rng.uniform(0.1, 0.3)))
     if rng.random() < 0.25:  # bolder or lighter than the face
         k = max(1, int(rh * rng.uniform(0.02, 0.06)))
         op = cv2.dilate if rng.random() < 0.6 else cv2.erode
         rmask = np.asarray(op(rmask, np.ones((k, k), np.uint8)), np.uint8)
-    beside = bool(rng.random() < 0.12)
+    beside = bool(rng.random() < variety.beside)
     sh = max(4, int(rh * rng.uniform(0.55, 1.0) * (0.8 if beside else 1.0)))
     smask = _suit_mask(suit, sh, suit_font, rng)
     return rmask, smask, beside
@@ -162,7 +189,16 @@ def _base(rng: np.random.Generator, hh: int, ww: int) -> tuple[Img, tuple[float,
     return canvas, paper, off
 
 
-def render_corner(rng: np.random.Generator, fonts: Sequence[str], suit_fonts: Sequence[str]) -> tuple[Img, int, int]:
+def _rank_height(rng: np.random.Generator, variety: Variety) -> int:
+    """A rank's height (SS-scaled pixels of a 252-pixel card): 6-15% of the card, or log-uniform from
+    ``variety.smallest`` (small indices as often as large ones)."""
+    if variety.smallest < 0.06:
+        return int(math.exp(rng.uniform(math.log(variety.smallest), math.log(0.15))) * 252 * SS)
+    return int(rng.uniform(0.06, 0.15) * 252 * SS)
+
+
+def render_corner(rng: np.random.Generator, fonts: Sequence[str], suit_fonts: Sequence[str],
+                  variety: Variety = PLAIN) -> tuple[Img, int, int]:
     """One labelled corner: (BGR uint8 (CORNER_H, CORNER_W, 3), kind index into KINDS, suit index into
     SUITS; the suit is -1 where the kind is no rank)."""
     hh, ww = (CORNER_H + 40) * SS, (CORNER_W + 40) * SS
@@ -173,14 +209,14 @@ def render_corner(rng: np.random.Generator, fonts: Sequence[str], suit_fonts: Se
     kind, suit_i = NONE, -1
     x0 = off + int(rng.uniform(0.02, 0.08) * 180 * SS)
     y0 = off + int(rng.uniform(0.015, 0.07) * 252 * SS)
-    rh = int(rng.uniform(0.06, 0.15) * 252 * SS)
+    rh = _rank_height(rng, variety)
     if u < 0.74:  # an index: rank over (or beside) suit
         rank = RANK_ORDER[int(rng.integers(13))]
         suit = SUITS[int(rng.integers(4))]
         kind, suit_i = KINDS.index(rank), SUITS.index(suit)
         colour = _ink(rng, suit in "HD")
         finnish = bool(rng.random() < 0.4)
-        rmask, smask, beside = _index(rank, suit, font, suit_font, rh, rng, finnish)
+        rmask, smask, beside = _index(rank, suit, font, suit_font, rh, rng, finnish, variety)
         _paste(canvas, rmask, x0, y0, colour)
         gap = int(rh * rng.uniform(0.05, 0.3))
         if beside:
@@ -218,7 +254,7 @@ def render_corner(rng: np.random.Generator, fonts: Sequence[str], suit_fonts: Se
         elif v < 0.75:  # an index turned a quarter or half turn (a wrong hypothesis in a scene)
             rank = RANK_ORDER[int(rng.integers(13))]
             suit = SUITS[int(rng.integers(4))]
-            rmask, smask, _ = _index(rank, suit, font, suit_font, rh, rng, bool(rng.random() < 0.4))
+            rmask, smask, _ = _index(rank, suit, font, suit_font, rh, rng, bool(rng.random() < 0.4), variety)
             patch = np.zeros((rmask.shape[0] + smask.shape[0] + 4, max(rmask.shape[1], smask.shape[1])), np.uint8)
             patch[: rmask.shape[0], : rmask.shape[1]] = rmask
             sxx = (patch.shape[1] - smask.shape[1]) // 2
@@ -308,7 +344,7 @@ def _photograph(canvas: Img, rng: np.random.Generator, off: int) -> Img:
     return out
 
 
-def corpus(n: int, seed: int, fonts: Sequence[str]) -> tuple[Img, Img, Img]:
+def corpus(n: int, seed: int, fonts: Sequence[str], variety: Variety = PLAIN) -> tuple[Img, Img, Img]:
     """``n`` corners drawn with ``fonts``: (BGR uint8 (n, CORNER_H, CORNER_W, 3), kinds (n,), suits (n,))."""
     rng = np.random.default_rng(seed)
     suit_fonts = _suit_fonts(fonts)
@@ -316,5 +352,5 @@ def corpus(n: int, seed: int, fonts: Sequence[str]) -> tuple[Img, Img, Img]:
     kinds = np.empty(n, np.int64)
     suits = np.empty(n, np.int64)
     for i in range(n):
-        xs[i], kinds[i], suits[i] = render_corner(rng, fonts, suit_fonts)
+        xs[i], kinds[i], suits[i] = render_corner(rng, fonts, suit_fonts, variety)
     return xs, kinds, suits

@@ -19,10 +19,11 @@ import numpy as np
 
 from vision.cnn import INPUT_H, INPUT_W, KINDS, MODEL_PATH, prepare
 
-from .cnn_data import corpus, split_fonts
+from .cnn_data import PLAIN, WIDE, Variety, corpus, split_fonts
 
 TRAIN_SEEDS = (100, 101, 200, 201)
 LARGE_SEED0 = 1000  # ``--chunks N``: the training chunks are seeds 1000 .. 1000 + N - 1 instead
+WIDE_SEED0 = 3000  # ``--wide-chunks N``: and seeds 3000 .. 3000 + N - 1, drawn more widely (``cnn_data.WIDE``)
 PER_CHUNK = 5000
 CALIBRATION_SEED, TEST_SEED = 901, 902
 HELD_PER_CHUNK = 3000
@@ -30,14 +31,15 @@ EPOCHS = 4
 SURE = 0.9
 
 
-def chunk(seed: int, n: int, held_out: bool, cache: Path | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Corpus chunk ``seed`` (BGR corners, kinds, suits), cached as ``cache/{train|held}_{seed}.npz``."""
-    name = f"{'held' if held_out else 'train'}_{seed}.npz"
+def chunk(seed: int, n: int, held_out: bool, cache: Path | None, variety: Variety = PLAIN) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Corpus chunk ``seed`` (BGR corners, kinds, suits), cached as ``cache/{train|held}_{seed}.npz``
+    (``..._wide.npz`` for the ``WIDE`` variety)."""
+    name = f"{'held' if held_out else 'train'}_{seed}{'_wide' if variety == WIDE else ''}.npz"
     if cache is not None and (cache / name).is_file():
         with np.load(cache / name) as d:
             return d["x"], d["k"], d["s"]
     train_fonts, held_fonts = split_fonts()
-    x, k, s = corpus(n, seed, held_fonts if held_out else train_fonts)
+    x, k, s = corpus(n, seed, held_fonts if held_out else train_fonts, variety)
     if cache is not None:
         cache.mkdir(parents=True, exist_ok=True)
         np.savez(cache / name, x=x, k=k, s=s)
@@ -157,10 +159,12 @@ def warm_start(model: Any, onnx_path: Path, x: np.ndarray) -> None:
 
 def train_cnn(out: Path = MODEL_PATH, *, cache: Path | None = None, epochs: int = EPOCHS, seed: int = 1,
               minutes: float = 16.0, resume: Path | None = None, max_lr: float = 3e-3, chunks: int | None = None,
-              threads: int = 2, log: Callable[[str], None] = print) -> dict[str, Any]:
+              threads: int = 2, wide_chunks: int = 0, log: Callable[[str], None] = print) -> dict[str, Any]:
     """Draw the corpus, train, calibrate on held-out fonts, export ONNX with its temperatures to
     ``out`` (and ``out.json``); returns the held-out measures.  ``chunks``: that many chunks of
-    ``PER_CHUNK`` training corners (seeds from ``LARGE_SEED0``) instead of ``TRAIN_SEEDS``."""
+    ``PER_CHUNK`` training corners (seeds from ``LARGE_SEED0``) instead of ``TRAIN_SEEDS``;
+    ``wide_chunks``: that many more, drawn more widely (``cnn_data.WIDE``: slanted ranks, smaller
+    indices, more suits beside the rank; seeds from ``WIDE_SEED0``)."""
     import torch
 
     torch.manual_seed(seed)
@@ -168,6 +172,7 @@ def train_cnn(out: Path = MODEL_PATH, *, cache: Path | None = None, epochs: int 
     t0 = time.time()
     seeds = TRAIN_SEEDS if chunks is None else tuple(range(LARGE_SEED0, LARGE_SEED0 + chunks))
     parts = [chunk(s, PER_CHUNK, False, cache) for s in seeds]
+    parts += [chunk(s, PER_CHUNK, False, cache, WIDE) for s in range(WIDE_SEED0, WIDE_SEED0 + wide_chunks)]
     x = prepare(list(np.concatenate([p[0] for p in parts])))
     k = np.concatenate([p[1] for p in parts])
     s = np.concatenate([p[2] for p in parts])
@@ -231,6 +236,64 @@ def train_cnn(out: Path = MODEL_PATH, *, cache: Path | None = None, epochs: int 
               "sure_share": float(sure.mean()), "wrong_sure_rate": float((~right & sure).mean()),
               "wrong_among_sure": float((~right & sure).sum() / max(int(sure.sum()), 1)),
               "t_kind": tk, "t_suit": ts, "seconds": round(time.time() - t0)}  # fmt: skip
+    log(json.dumps(report))
+    export(model, out, tk, ts)
+    return report
+
+
+def _ensemble_net(members: list[Any], temps: list[tuple[float, float]]) -> Any:
+    """One network of several: each member's calibrated probabilities averaged, as log-probabilities
+    (so the run time's softmax of them, at temperature 1, gives the average back)."""
+    import torch
+    from torch import nn
+
+    class Ensemble(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.members = nn.ModuleList(members)
+
+        def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+            pk, ps = [], []
+            for i, m in enumerate(self.members):
+                zk, zs = m(x)
+                pk.append(torch.softmax(zk / temps[i][0], dim=1))
+                ps.append(torch.softmax(zs / temps[i][1], dim=1))
+            return (torch.log(torch.stack(pk).mean(dim=0) + 1e-12), torch.log(torch.stack(ps).mean(dim=0) + 1e-12))
+
+    return Ensemble()
+
+
+def join(members: list[Path], out: Path, *, cache: Path | None = None, log: Callable[[str], None] = print) -> dict[str, Any]:
+    """An ensemble of exported corner CNNs (each with its temperatures, ``out.json`` of its own), as
+    one ONNX network averaging their calibrated probabilities; calibrated once more as a whole on the
+    held-out calibration corners, measured on the held-out test corners (as ``train_cnn``)."""
+    from vision.runtime import session
+
+    cal = chunk(CALIBRATION_SEED, HELD_PER_CHUNK, True, cache)
+    test = chunk(TEST_SEED, HELD_PER_CHUNK, True, cache)
+    xc, xt = prepare(list(cal[0])), prepare(list(test[0]))
+    nets, temps = [], []
+    for path in members:
+        net = _net()
+        net.eval()
+        warm_start(net, path, xc[:512])
+        meta = json.loads(path.with_suffix(".json").read_text())
+        nets.append(net)
+        temps.append((float(meta["t_kind"]), float(meta["t_suit"])))
+    model = _ensemble_net(nets, temps)
+    for net, path in zip(nets, members, strict=True):  # each member computes what its file does
+        want = session(path).run(None, {"corner": xt[:256]})[0]
+        got = logits(net, xt[:256])[0]
+        if not np.allclose(got, want, atol=1e-2):  # float error on logits of tens
+            raise ValueError(f"{path}: the member does not reproduce its exported network")
+    zk_, zs_ = logits(model, xc)
+    tk, ts = calibrate(zk_, zs_, cal[1], cal[2])
+    zk_t, zs_t = logits(model, xt)
+    right, conf = corner_outcome(_softmax(zk_t / tk), _softmax(zs_t / ts), test[1], test[2])
+    sure = conf >= SURE
+    report = {"members": [str(m) for m in members], "held_out_corners": int(len(right)), "accuracy": float(right.mean()),
+              "sure_share": float(sure.mean()), "wrong_among_sure": float((~right & sure).sum() / max(int(sure.sum()), 1)),
+              "t_kind": tk, "t_suit": ts}  # fmt: skip
     log(json.dumps(report))
     export(model, out, tk, ts)
     return report
