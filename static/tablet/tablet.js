@@ -968,6 +968,7 @@
     if (!p) {
       pendingScan = null;
       box.hidden = true;
+      if ($("scan-dialog").open) $("scan-dialog").close(); // answered elsewhere: no stale scan left large
       return;
     }
     if (pendingScan && pendingScan.scan === p.scan && !box.hidden) return;
@@ -976,18 +977,32 @@
     // The reader's best guesses (valid cards the shoe can still deal), each a card face with its
     // confidence: one tap confirms it; otherwise the picker below.
     const guesses = p.guesses || p.candidates.filter((c) => /^([2-9TJQKA][SHDC]|JK)$/.test(c.code));
-    box.replaceChildren(el("p", { text: guesses.length ? "Unsure read: tap the card it is, or pick it below" :
-      "No card recognised: pick it below" }),
+    // The scan itself beside the guesses, so the dealer compares the reader's guess with what was scanned
+    // (a blurred K♥ offered as a Joker); a tap shows it large.  Shown for a face-down card too: the
+    // tablet faces the dealer, who confirms it; only the toasts keep it unnamed.
+    const look = p.image ? el("button", { class: "scan-look", type: "button", "aria-label": "show the scan large",
+      title: "the scan: tap to enlarge", onclick: () => showScan(p.image) },
+      el("img", { class: "scan-thumb", id: "scan-confirm-image", src: p.image, alt: "the scan being asked about" })) : null;
+    box.replaceChildren(...(look ? [look] : []), el("div", { class: "scan-ask" }, el("p", { text: guesses.length ?
+      "Unsure read: tap the card it is, or pick it below" : "No card recognised: pick it below" }),
+      el("div", { class: "guesses" },
       ...guesses.map((c) => el("button", { class: "guess" + (/[HD]$/.test(c.code) ? " red" : ""), type: "button",
         "data-confirm": c.code, "aria-label": `confirm ${pretty(c.code)}`, onclick: () => sendCard(c.code) },
         el("span", { class: "face" + (c.code === "JK" ? " joker" : ""), text: c.code === "JK" ? "Joker" : pretty(c.code) }),
         el("span", { class: "conf", text: `${Math.round(100 * c.confidence)}%` }))),
-      // Until it is answered the server takes no other scan, card or decision (a new scan once replaced the
-      // question and the card it stood for was lost): the way out when no card stands behind it.
-      el("span", { class: "scan-drop" },
-        ...[["Scan it again", "scan the card again"], ["No card was dealt", "no card was dealt"]].map(([text, reason]) =>
-          el("button", { type: "button", "data-drop-scan": reason, text, onclick: () => dropScan(p.scan, reason) }))));
+        // Until it is answered the server takes no other scan, card or decision (a new scan once replaced the
+        // question and the card it stood for was lost): the way out when no card stands behind it.
+        el("span", { class: "scan-drop" },
+          ...[["Scan it again", "scan the card again"], ["No card was dealt", "no card was dealt"]].map(([text, reason]) =>
+            el("button", { type: "button", "data-drop-scan": reason, text, onclick: () => dropScan(p.scan, reason) }))))));
   }
+  // The unsure scan large (a dialog over the page; a tap on it, or Close, puts it away).
+  function showScan(src) {
+    const d = $("scan-dialog");
+    $("scan-dialog-image").src = src;
+    if (!d.open) d.showModal();
+  }
+  $("scan-dialog-image").addEventListener("click", () => $("scan-dialog").close());
   async function dropScan(scanId, reason) {
     const r = await command(`/api/rounds/${round.id}/scans/${scanId}/dismiss/`, { reason, version: round.version });
     if (!r) return;
@@ -1140,6 +1155,7 @@
       "cancel-ask": () => $("cancel-dialog").showModal(),
       "cancel-close": () => $("cancel-dialog").close(),
       "recall-close": () => $("recall-dialog").close(),
+      "scan-close": () => $("scan-dialog").close(),
       handover: handoverAsk, "handover-close": () => $("handover-dialog").close(),
       camera: () => (Cam.running() ? cameraOff() : cameraOn()),
       capture: () => Cam.capture(),

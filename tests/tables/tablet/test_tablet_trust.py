@@ -271,3 +271,106 @@ def test_the_home_page_says_who_holds_each_table(browser, live_server, demo_casi
     page.goto(f"{live_server.url}/tablet/")
     holder = page.locator(f"[data-table='{demo_casino.tables['mini-blackjack'].pk}'] .holder").inner_text()
     assert holder == f"held by {dealer.username} (you)"
+
+
+def blurred_scan(code: str) -> bytes:
+    """A generated photo of ``code`` (vision's synthetic shoe scan), heavily blurred: what an unsure read looks like."""
+    import cv2
+    import numpy as np
+
+    from vision.tools.synth import random_style, shoe_image
+
+    img, _ = shoe_image(code, np.random.default_rng(3), random_style(np.random.default_rng(3), finnish=True))
+    ok, buf = cv2.imencode(".jpg", cv2.GaussianBlur(img, (0, 0), 3), [cv2.IMWRITE_JPEG_QUALITY, 90])
+    assert ok
+    return bytes(buf)
+
+
+def joker_or_king(image: Any) -> list[dict[str, Any]]:
+    """The reader, unsure: "unknown", a Joker at 63% (what a blurred K♥ was offered as), then K♥."""
+    corners = [[0, 0], [89, 0], [89, 119], [0, 119]]
+    guesses = [{"code": "JK", "confidence": 0.63}, {"code": "KH", "confidence": 0.3}]
+    return [{"code": "unknown", "confidence": 0.63, "corners": corners, "guesses": guesses}]
+
+
+SCAN_LOADED = "() => { const i = document.querySelector('#scan-confirm img.scan-thumb'); return i && i.naturalWidth > 0; }"
+
+
+def scan_shown(page: Any) -> dict[str, Any]:
+    """The unsure question's scan image: loaded or not, its size and where it and the guesses sit."""
+    return page.evaluate("""() => {
+        const img = document.querySelector('#scan-confirm img.scan-thumb');
+        const box = (n) => { const r = n.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, height: r.height }; };
+        return { src: img.getAttribute('src'), loaded: img.complete && img.naturalWidth > 0, image: box(img),
+                 guesses: [...document.querySelectorAll('#scan-confirm [data-confirm]')].map(box),
+                 drops: [...document.querySelectorAll('#scan-confirm [data-drop-scan]')].map(box),
+                 ranks: [...document.querySelectorAll('#ranks [data-rank]')].map(box),
+                 screen: window.innerHeight }; }""")
+
+
+def test_the_unsure_question_shows_the_scan_beside_the_guesses_and_a_tap_enlarges_it(
+    browser, live_server, demo_casino, dealer, monkeypatch, tmp_path
+):
+    from tables import services
+    from tables.models import Scan
+
+    monkeypatch.setattr(services.scans, "recognise", joker_or_king)
+    table = demo_casino.tables["finnish-27"]
+    page = open_finnish_round(browser, live_server, table, dealer)
+    f = tmp_path / "blurred-kh.jpg"
+    f.write_bytes(blurred_scan("KH"))
+    page.set_input_files("#scan-input", str(f))
+    page.wait_for_selector("#scan-confirm [data-confirm='JK']")
+    page.wait_for_function(SCAN_LOADED)
+    scan = Scan.objects.get(round__table=table)
+    shown = scan_shown(page)
+    # The stored scan, through the endpoint the pit boss's round detail uses (the dealer reads the round).
+    assert shown["src"] == f"/api/scans/{scan.pk}/image/" and shown["loaded"]
+    assert 160 <= shown["image"]["height"] <= 200  # the index corner can be seen
+    # All on the 1280x800 screen: the scan, every guess and the ways out, nothing scrolled off.
+    page.evaluate("() => document.getElementById('scan-confirm').scrollIntoView({ block: 'nearest' })")
+    shown = scan_shown(page)
+    assert len(shown["guesses"]) == 2 and len(shown["drops"]) == 2
+    # And the picker's ranks below it, as before the scan was shown (the dealer picks there when no guess fits).
+    for b in [shown["image"], *shown["guesses"], *shown["drops"], *shown["ranks"]]:
+        assert 0 <= b["top"] and b["bottom"] <= shown["screen"]
+    shot(page, "tablet-unsure-scan-image.png")
+    # A tap shows it large; a tap on it (or Close) puts it away.
+    page.click("#scan-confirm .scan-look")
+    page.wait_for_selector("#scan-dialog[open]")
+    width, height = page.locator("#scan-dialog-image").evaluate("i => [i.naturalWidth, i.height]")
+    assert width > 0 and height > 300
+    shot(page, "tablet-unsure-scan-large.png")
+    page.click("#scan-dialog-image")
+    page.wait_for_selector("#scan-dialog", state="hidden")
+    page.click("#scan-confirm .scan-look")
+    page.click("#scan-dialog [data-cmd='scan-close']")
+    page.wait_for_selector("#scan-dialog", state="hidden")
+    page.click("[data-confirm='KH']")
+    page.wait_for_selector("#hands [data-code='KH']")
+    assert page.is_hidden("#scan-confirm")
+    assert RoundCard.objects.get(round__table=table).scan_id == scan.pk
+
+
+def test_an_unsure_hole_card_shows_its_scan_in_the_question_and_stays_face_down_once_confirmed(
+    browser, live_server, demo_casino, dealer, monkeypatch, tmp_path
+):
+    from tables import services
+
+    table = demo_casino.tables["unlimited-blackjack"]
+    page = open_blackjack(browser, live_server, table, dealer, ["1-main-500"])
+    for code in ["9S", "5H", "9H"]:
+        pick(page, code)
+    assert page.inner_text("#prompt") == "Deal the dealer's hole card, face down"
+    monkeypatch.setattr(services.scans, "recognise", joker_or_king)
+    f = tmp_path / "hole.jpg"
+    f.write_bytes(blurred_scan("KH"))
+    page.set_input_files("#scan-input", str(f))
+    page.wait_for_selector("#scan-confirm [data-confirm='KH']")
+    page.wait_for_function(SCAN_LOADED)
+    page.click("[data-confirm='KH']")
+    page.wait_for_selector("#hands [data-hole='1']")
+    assert page.is_hidden("#scan-confirm")
+    # Otherwise the page keeps the hole card unnamed: face down on the hands, not in the toast.
+    assert page.locator("#hands [data-code='KH']").count() == 0
+    assert "K♥" not in page.inner_text("#toast")
