@@ -994,7 +994,7 @@
         // question and the card it stood for was lost): the way out when no card stands behind it.
         el("span", { class: "scan-drop" },
           ...[["Scan it again", "scan the card again"], ["No card was dealt", "no card was dealt"]].map(([text, reason]) =>
-            el("button", { type: "button", "data-drop-scan": reason, text, onclick: () => dropScan(p.scan, reason) }))))));
+            el("button", { type: "button", class: "btn", "data-drop-scan": reason, text, onclick: () => dropScan(p.scan, reason) }))))));
   }
   // The unsure scan large (a dialog over the page; a tap on it, or Close, puts it away).
   function showScan(src) {
