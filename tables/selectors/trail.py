@@ -59,8 +59,11 @@ def _wagers(setup: Any) -> str:
     parts = []
     for s in seats:
         w = ", ".join(f"{bet_words(k)} {v}" for k, v in (s.get("wagers") or {}).items())
+        if not w and "stack" in s:  # a pot game (Bluffjack): the seat brings chips, no wager of its own
+            w = f"stack {s['stack']} chips"
         behind = s.get("behind") or []
-        parts.append(f"seat {s.get('seat')}: {w}" + (f" (+{len(behind)} behind)" if behind else ""))
+        who = f"seat {s.get('seat')}" + (f" ({s['player']})" if s.get("player") else "")
+        parts.append(who + (f": {w}" if w else "") + (f" (+{len(behind)} behind)" if behind else ""))
     return "; ".join(parts) or "no wagers"
 
 
@@ -103,6 +106,11 @@ def event_sentence(action: str, p: dict[str, Any]) -> str:
         return f"paused the round: {p.get('reason', '')}"
     if action == "round.resume":
         return "resumed the round"
+    if action == "bluffjack.carry":
+        stacks = p.get("stacks") or {}
+        said = ", ".join(f"{k} {v}" for k, v in sorted(stacks.items(), key=lambda kv: str(kv[0])))
+        won = f"; {p['winner']} won the game" if p.get("winner") else ""
+        return f"Bluffjack game {p.get('game')}: stacks after the hand {said or 'none'} chips; carried to the next pot {p.get('carry', 0)}{won}"
     if action == "round.interrupted":
         return f"settled the interrupted round ({p.get('rule', '')}): {p.get('outcome', '')}"
     return action.replace(".", " ").replace("_", " ")

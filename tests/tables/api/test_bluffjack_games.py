@@ -138,3 +138,14 @@ def test_next_hand_commands_permissions_retries_and_bad_payloads(bluff_table, de
     assert r.status_code == 400 and r.json()["field"] == "reason"
     r = pit_api.post(f"/api/bluffjack/games/{gid}/end/", {"reason": "players left"}, format="json")
     assert r.status_code == 409  # a hand is in play
+
+
+def test_the_trail_says_a_hand_opened_with_the_players_stacks_and_what_it_carried(bluff_table, dealer_api):
+    # The trail once read "opened the round with seat 1: ; seat 2: " and "bluffjack carry".
+    from tables.models import Round
+    from tables.selectors.trail import round_trail_words
+
+    first_hand(dealer_api, bluff_table)
+    words = [w["text"] for w in round_trail_words(Round.objects.filter(table=bluff_table).latest("number"))]
+    assert words[0] == "opened the round with seat 1 (Ann): stack 20 chips; seat 2 (Bob): stack 20 chips"
+    assert "Bluffjack game 1: stacks after the hand Ann 22, Bob 18 chips; carried to the next pot 0" in words
