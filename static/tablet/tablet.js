@@ -293,7 +293,7 @@
         lim ? el("small", { class: "limit", text: `${money(lim[0])} – ${money(lim[1])}` }) : null),
       // A pot game's stack is whole chips ("10"), not money ("10.00").
       el("span", { class: "amount", "data-amount": `${seat}-${field}`, text: POT ? String(Math.round((b[field] || 0) / 100)) : money(b[field] || 0) }),
-      ...[...new Set(values)].map((v) => el("button", {
+      ...[...new Set(values)].sort((x, y) => x - y).map((v) => el("button", {
         class: "chip", type: "button", text: "+" + money(v).replace(/\.00$/, ""), "data-chip": `${seat}-${field}-${v}`,
         onclick: () => { b[field] = (b[field] || 0) + v; renderNewRound(); },
       })),

@@ -77,3 +77,15 @@ def test_a_toast_does_not_cover_the_seat_player_button(browser, live_server, dem
                   "t.textContent = 'Shoe shuffled: tell the players of the reshuffle'; }")
     _shot(page, "toast-seat-player.png")
     assert not _overlap(_box(page, "#toast"), _box(page, "#players-seat-btn"))
+
+
+def test_a_seats_chips_run_from_the_smallest_up(browser, live_server, demo_casino, dealer):
+    # Finnish 27's table minimum is a chip of its own: the row once read +10, +5, +25, +100.
+    page = sign_in(browser, live_server, dealer)
+    page.goto(f"{live_server.url}/tablet/tables/{demo_casino.tables['finnish-27'].pk}/")
+    page.click("#btn-take")
+    shuffle(page)
+    page.wait_for_selector("[data-chip^='1-main-']")
+    values = [int(v.split("-")[-1]) for v in
+              page.eval_on_selector_all("[data-chip^='1-main-']", "els => els.map(e => e.dataset.chip)")]
+    assert values == sorted(values) and len(values) >= 3, values
