@@ -210,13 +210,14 @@ def _seat_hand(actor: str) -> tuple[int | None, int | None]:
 # Hands as the table shows them
 
 
-def _behind_words(b: dict[str, Any], doubled_to: list[str] | None = None) -> str:
+def _behind_words(b: dict[str, Any], doubled_to: list[str] | None = None, insurance: Decimal | None = None) -> str:
     main = b.get("wagers", {}).get("main", "")
     along = "doubles along" if b.get("double_along") else "does not double along"
     follow = "follows both hands" if b.get("follow_split", "both") == "both" else "follows the first hand"
     if doubled_to:  # it did double along: said once, with the stake now
         along = f"doubled along to {' and '.join(doubled_to)}"
-    return f"behind {main}, {along}, {follow}"
+    insured = f", insurance {fmt(insurance)}" if insurance is not None else ""  # the bettor behind's own
+    return f"behind {main}{insured}, {along}, {follow}"
 
 
 _WAGER_WORDS = {"main": "main bet", "perfect-pairs": "Perfect Pairs bet", "21+3": "21+3 bet"}
@@ -251,6 +252,12 @@ def _behind_doubled(seat: Any, b: dict[str, Any]) -> list[str]:
     main = Decimal(str(b.get("wagers", {}).get("main", "0")))
     return [fmt(stake(main, True)) + (f" on hand {i + 1}" if split else "")
             for i, h in enumerate(followed) if h.doubled]  # fmt: skip
+
+
+def _behind_insurance(seat: Any, j: int) -> Decimal | None:
+    """The insurance the ``j``-th bettor behind a seat took, if any (the engine's stakes)."""
+    taken = getattr(seat, "behind_insurance", None) or []
+    return taken[j] if j < len(taken) else None
 
 
 def _take(pool: list[dict[str, Any]], code: str, prefer: str) -> dict[str, Any] | None:
@@ -379,7 +386,8 @@ def _blackjack_view(state: Any, setup: dict[str, Any], cards: list[dict[str, Any
             "seat": n, "label": f"Seat {n}", "hands": hands, "split": split,
             "insurance": str(seat.insurance) if seat.insurance is not None else None,
             "bets": _seat_bets_words(seat, s.get("wagers", {})),
-            "behind": [_behind_words(b, _behind_doubled(seat, b)) for b in s.get("behind", [])],
+            "behind": [_behind_words(b, _behind_doubled(seat, b), _behind_insurance(seat, j))
+                       for j, b in enumerate(s.get("behind", []))],
         })  # fmt: skip
     return view
 

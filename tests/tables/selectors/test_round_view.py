@@ -84,3 +84,11 @@ def test_a_bluffjack_prompt_never_says_a_hand_s_total_which_would_give_the_priva
               "allowed": ["hit", "stand"]}
     text = round_view.prompt_text("bluffjack", prompt, None, {"seats": []})
     assert "20" not in text and text.endswith("hit or stand")
+
+
+def test_a_bet_behind_that_took_insurance_says_so_during_play():
+    # The bettor behind insures on their own; the tablet once showed it only in the settlement.
+    state, setup, docs = _round(["8S", "AH", "9H", "5C", "decline", "insurance"], {"decline", "insurance"})
+    view = round_view.table_view("unlimited-blackjack", state, setup, docs)
+    assert view["seats"][0]["behind"] == ["behind 5.00, insurance 2.50, doubles along, follows both hands"]
+    assert "insurance" not in view["seats"][0]["bets"]  # the seat itself declined
