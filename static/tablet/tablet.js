@@ -424,7 +424,8 @@
     if (!n.text && n.actor && playing) text = `${n.actor}: ${text}`;
     $("prompt").textContent = r.state === "paused" ? "Round paused: resume to continue" :
       r.state === "closed" ? (POT ? "Hand over: the pot is paid" : "Round closed") :
-      r.state === "cancelled" ? "Round cancelled: every wager refunded" :
+      r.state === "cancelled" ? (POT ? "Hand cancelled: every chip in the pot goes back to who put it in" :
+        "Round cancelled: every wager refunded") :
       r.state === "mismatch" ? "Paid differs from due: pay the difference, or a pit boss approves" :
       r.state === "settled" ? (POT ? "Hand settled: pay the pot as shown, then confirm" :
         "Round settled: pay as shown, then confirm") : text;
@@ -502,13 +503,14 @@
   function renderPot(r, v, bySeq) {
     const hands = $("hands");
     const over = !["in_play", "paused"].includes(r.state);
+    const cancelled = r.state === "cancelled";
     const won = r.settlement.filter((ln) => cents(ln.net) > 0).map((ln) => `Seat ${ln.seat}`);
     hands.append(el("div", { class: "hand pot", "data-pot": v.pot }, el("h4", { text: "Pot" }),
-      el("div", { class: "pot-chips", id: "pot-chips", text: `${v.pot} chips` }),
+      el("div", { class: "pot-chips", id: "pot-chips", text: cancelled ? `${v.pot} chips, handed back` : `${v.pot} chips` }),
       over && won.length ? el("div", { class: "behind", text: `won by ${won.join(" and ")}` }) : null));
     for (const s of v.seats) {
       const h = s.hands[0];
-      const chips = over ? `put in ${s.in_pot}` : `stack ${s.stack} · in the pot ${s.in_pot}`;
+      const chips = cancelled ? `put in ${s.in_pot}, handed back` : over ? `put in ${s.in_pot}` : `stack ${s.stack} · in the pot ${s.in_pot}`;
       hands.append(el("div", { class: "hand seat" + (s.turn ? " turn" : "") + (s.marks.includes("folded") ? " folded" : ""),
         "data-hand": `seat:${s.seat}` },
         el("h4", {}, s.label, s.turn ? el("span", { class: "mark turn-mark", text: "to act" }) : null),
@@ -558,7 +560,8 @@
 
   function renderSettlement() {
     const r = round;
-    const shown = ["settled", "mismatch", "closed", "cancelled"].includes(r.state);
+    // A cancelled pot game settles nothing (the stacks stand as before the hand): no empty table.
+    const shown = ["settled", "mismatch", "closed", "cancelled"].includes(r.state) && !(POT && r.state === "cancelled" && !r.settlement.length);
     $("settlement").hidden = !shown;
     if (!shown) return;
     $("lines").replaceChildren(...r.settlement.map((ln) => el("tr", { "data-bet": `${ln.seat}/${ln.bet}` },

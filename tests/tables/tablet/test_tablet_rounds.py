@@ -707,3 +707,16 @@ def test_a_double_tap_on_stand_stands_one_seat_not_the_next(browser, live_server
     assert list(rnd.decisions.values_list("actor", "action")) == [("seat:1", "stand")]
     assert rnd.prompt["actor"] == "seat:3" and rnd.prompt["needs"] == "decision"
     assert page.is_hidden("#error")  # a tap meant for a turn already over is dropped, not an error
+
+
+def test_a_cancelled_bluffjack_hand_hands_the_pot_back_in_words(browser, live_server, demo_casino, dealer):
+    # It once read "every wager refunded" over "Pot 2 chips" and an empty settlement table.
+    page = open_bluffjack_hand(browser, live_server, demo_casino.tables["bluffjack"], dealer)
+    pick(page, "TS")
+    page.click("#btn-cancel")
+    page.click("[data-cancel-reason='misdeal']")
+    page.wait_for_selector("#round-state[data-state='cancelled']")
+    assert page.inner_text("#prompt") == "Hand cancelled: every chip in the pot goes back to who put it in"
+    assert page.inner_text("#pot-chips") == "2 chips, handed back"
+    assert all(t.startswith("put in ") and ", handed back" in t for t in page.locator(".stack-line").all_inner_texts())
+    assert page.locator("#settlement").is_hidden()
