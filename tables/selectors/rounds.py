@@ -13,7 +13,7 @@ from django.utils import timezone
 from tables.access import check_can_read
 from tables.days import moment_text
 from tables.engine import live, witness
-from tables.engine.cards import parse_card
+from tables.engine.cards import card_face, parse_card
 from tables.engine.money import fmt
 from tables.engine.shoe import Shoe as EngineShoe
 from tables.engine.shoe import ShoeSpec, ShuffleRule
@@ -151,20 +151,12 @@ def pending_scan(rnd: Round) -> dict[str, Any] | None:
             "question": pending_scan_question(rnd, guesses)}
 
 
-def card_words(code: str) -> str:
-    """A card code as the tablet writes it: ``TS`` → ``10♠``, ``JK`` → ``Joker``."""
-    if code == "JK":
-        return "Joker"
-    rank, suit = code[:-1], code[-1:]
-    return ("10" if rank == "T" else rank) + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}.get(suit, suit)
-
-
 def pending_scan_question(rnd: Round, guesses: list[dict[str, Any]]) -> str:
     """What the dealer is asked about the unsure read: "Answer the unsure read of seat 2's card first: 10♠?"
     (whose card: the round's prompt when the scan came, which an unsure scan leaves as it was)."""
     who = round_view.actor_label((rnd.prompt or {}).get("actor"), rnd.setup, rnd.game)
     whose = f" of {'the dealer' if who == 'Dealer' else who[:1].lower() + who[1:]}'s card" if who else ""
-    best = f"{card_words(guesses[0]['code'])}?" if guesses else "which card is it?"
+    best = f"{card_face(guesses[0]['code'])}?" if guesses else "which card is it?"
     return f"Answer the unsure read{whose} first: {best}"
 
 

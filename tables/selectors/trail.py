@@ -191,7 +191,8 @@ _MONEY = DecimalField(max_digits=14, decimal_places=2)
 
 def with_staked(qs: QuerySet[Round]) -> QuerySet[Any]:  # annotated: staked, staked_lines
     """The rounds with ``staked`` (what the dashboard calls "wagered": every stake the round took) and
-    ``staked_final`` (whether the round is settled, so the figure is complete), in SQL (two subqueries).
+    ``staked_lines`` (the settlement lines' part; None until the round is settled, so the figure is the
+    opening bets so far), in SQL (two subqueries).
 
     The one home of that figure.  A settled round's stakes are its current settlement lines' wagers, as the
     engine settled them: each split hand, a doubled stake at its doubled amount, insurance, side bets, bets
