@@ -77,6 +77,10 @@ class RecognizerConfig:
     # within 40 grey levels of its paper (a Joker's blank corners: 0.63-0.93 on the development and
     # generated Jokers; noise, which the CNN was never shown, 0.30-0.33).
     blank_paper_share: float = 0.5
+    # A shoe scan's card shows card stock in at least one index corner (``smooth_paper_share``): a
+    # frame of noise or random pixels, taken whole for a card, is no card at all (it read as a sure
+    # Joker through the "JOKER" column test).
+    card_paper_share: float = 0.2
     # Table scenes: the learned index detector (``detector.py``, ``models/index_detector.onnx``) adds a
     # hypothesis at each index centre it finds inside a card-white region to those of the glyph-pair
     # rules: "off" or "on".  Shoe scans never run it.  The default, "on" (with the scene screen:

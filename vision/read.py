@@ -9,7 +9,16 @@ import numpy as np
 
 from .arrays import F32, U8, Floats, u8
 from .config import RecognizerConfig
-from .index_reader import RANKS, SUITS, CornerRead, cut_level, ink_levels, is_paper, read_corner
+from .index_reader import (
+    RANKS,
+    SUITS,
+    CornerRead,
+    cut_level,
+    ink_levels,
+    is_paper,
+    read_corner,
+    smooth_paper_share,
+)
 from .model import Mlp
 from .pips import pip_suit_weights, with_pip_suit
 
@@ -192,15 +201,31 @@ def card_from_corner(read: CornerRead, quad: F32, config: RecognizerConfig) -> d
     return _card(code, confidence, guesses, quad, config)
 
 
+def index_corners(image: U8, quad: F32, config: RecognizerConfig) -> list[U8]:
+    """The two index corners of the card ``quad``, rectified: as printed, and turned half round."""
+    return [corner_at(image, quad, config), corner_at(image, np.roll(quad, -2, axis=0), config)]
+
+
+def shows_card_stock(corners: list[U8], config: RecognizerConfig) -> bool:
+    """Whether one of a shoe scan's card's index corners (``index_corners``) shows card stock
+    (``config.card_paper_share``): a frame of noise taken whole for a card does not."""
+    for corner in corners:
+        grey, _, hi, _ = ink_levels(corner)
+        if smooth_paper_share(grey, hi) >= config.card_paper_share:
+            return True
+    return False
+
+
 def read_card(image: U8, quad: F32, model: Mlp, config: RecognizerConfig, *,
-              pips: bool = False, scene: bool = False) -> dict[str, Any]:
+              pips: bool = False, scene: bool = False, corners: list[U8] | None = None) -> dict[str, Any]:
     """Read the card whose corners are ``quad`` (clockwise, portrait order guessed) from both its
     index corners.  Returns the contract's fields: code, confidence, corners (TL, TR, BR, BL as
     printed), and ``guesses`` when the code is "unknown".  ``scene``: a table scene's card (its
-    small index may be blurred into one blob, a large one cut by the corner crop)."""
+    small index may be blurred into one blob, a large one cut by the corner crop).  ``corners``: the
+    two index corners when already cut (``index_corners``)."""
     # Only the two index corners are rectified: the card turned half round has the other one top left.
     turned = np.roll(quad, -2, axis=0)
-    crops = [corner_at(image, quad, config), corner_at(image, turned, config)]
+    crops = index_corners(image, quad, config) if corners is None else corners
     top = _rank_like(read_corner_at(image, quad, model, config, scene=scene, corner=crops[0]), config)
     bottom = _rank_like(read_corner_at(image, turned, model, config, scene=scene, corner=crops[1]), config)
     if pips:

@@ -14,7 +14,7 @@ from .cards import card_contours, card_mask, card_shaped, portrait_order, quad_o
 from .config import DEFAULT_CONFIG, RecognizerConfig
 from .image_input import to_bgr8
 from .profile import DeckProfile, model_with, resolve
-from .read import read_card
+from .read import index_corners, read_card, shows_card_stock
 
 
 def recognize(image: npt.NDArray[Any], config: RecognizerConfig = DEFAULT_CONFIG, *,
@@ -47,7 +47,10 @@ def recognize(image: npt.NDArray[Any], config: RecognizerConfig = DEFAULT_CONFIG
         biggest = cv2.contourArea(contours[0]) / (small.shape[0] * small.shape[1])
         if biggest >= 0.3 or biggest >= 0.12 and card_shaped(contours[0], 0.85, (1.15, 1.8)):
             quad = portrait_order((quad_of(contours[0]) / scale).astype(np.float32, copy=False))
-            return [read_card(img, quad, model, config)]
+            # A frame of noise (a covered lens, a broken sensor) is one "card" filling the frame:
+            # without card stock in either index corner it is none, and the scan is read as empty.
+            corners = index_corners(img, quad, config)
+            return [read_card(img, quad, model, config, corners=corners)] if shows_card_stock(corners, config) else []
     from .scene import find_cards
 
     return find_cards(img, config, mask if small is img else None, model)

@@ -95,3 +95,43 @@ def test_noise_or_a_page_of_text_is_not_a_card():
         cv2.putText(felt_text, "A7 K9 10 Q3 JOKER", (20, 20 + i * 24), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (250, 250, 250), 2)
     for image in (noise, felt_text):
         assert all(c["code"] == "unknown" for c in recognize(image))
+
+
+def _noise_frames(seed: int) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    h, w = 480, 640
+    return [
+        rng.integers(0, 256, (h, w, 3), dtype=np.uint8),  # colour noise
+        np.repeat(rng.integers(0, 256, (h, w, 1), dtype=np.uint8), 3, 2),  # grey noise
+        np.repeat(cv2.resize(rng.integers(0, 256, (h // 8, w // 8, 1), dtype=np.uint8), (w, h),
+                             interpolation=cv2.INTER_CUBIC)[..., None], 3, 2),  # smooth blotches
+        cv2.resize(rng.integers(0, 256, (h // 16, w // 16, 3), dtype=np.uint8), (w, h),
+                   interpolation=cv2.INTER_NEAREST),  # coloured blocks
+        (rng.random((h, w, 3)) > 0.5).astype(np.uint8) * 255,  # black and white pixels
+    ]
+
+
+def test_frames_of_noise_are_no_card_and_never_a_sure_read():
+    """A covered lens or a broken sensor gives noise filling the frame: once taken whole for a card
+    and read as a sure Joker (0.93).  Now it has no card stock, so no card; nothing reads sure."""
+    found = 0
+    for seed in range(8):
+        for kind, frame in enumerate(_noise_frames(seed)):
+            cards = recognize(frame)
+            if kind < 2:
+                assert cards == [], (seed, kind, cards)
+            assert all(c["confidence"] < 0.9 for c in cards), (seed, kind, cards)
+            found += len(cards)
+    assert found <= 8  # of 40 frames
+
+
+def test_a_real_scan_still_shows_card_stock():
+    from vision.config import DEFAULT_CONFIG
+    from vision.read import index_corners, shows_card_stock
+    from vision.tools.synth import shoe_image
+
+    img, _ = shoe_image("7H", np.random.default_rng(3))
+    cards = recognize(img)
+    assert [c["code"] for c in cards] == ["7H"]
+    quad = np.array(cards[0]["corners"], np.float32)
+    assert shows_card_stock(index_corners(img, quad, DEFAULT_CONFIG), DEFAULT_CONFIG)
