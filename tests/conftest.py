@@ -8,6 +8,7 @@ database already: migration 0004 seeds the games and the post_migrate hook creat
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -17,6 +18,22 @@ import pytest
 from hypothesis import settings as hypothesis_settings
 
 from tests.factories import UserFactory
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under pytest-xdist (``bin/test -n 2``) on a Redis cache, each worker uses a Redis database of its
+    own (gw0: 10, gw1: 11, ...): a test's ``cache.clear()`` is a FLUSHDB, which must not empty the cache
+    under another worker's test.  (The test databases are the workers' own already: pytest-django
+    names them ``test_<name>_gw0``..., and SQLite's file is named by process.)"""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not worker.startswith("gw"):
+        return
+    from django.conf import settings
+
+    cache = settings.CACHES["default"]
+    if "redis" in cache["BACKEND"].lower():
+        cache["LOCATION"] = re.sub(r"/\d*$", "", cache["LOCATION"]) + f"/{10 + int(worker[2:])}"
+
 
 # Property tests check behaviour, not speed (speed is measured by the benchmarks in bench/): no
 # per-example deadline, so a busy machine cannot fail them.

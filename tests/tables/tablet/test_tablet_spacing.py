@@ -57,9 +57,15 @@ def test_the_closed_round_message_and_next_round_do_not_touch(browser, live_serv
     page.click("#btn-settle")
     page.click("#btn-paid")
     page.wait_for_selector("#btn-next")
-    page.locator("#btn-next").scroll_into_view_if_needed()
+    # A poll may draw the closed round again (a new button) between two steps: scroll to the button
+    # and measure both boxes in one step of the page.
+    flag, nxt = page.evaluate("""() => {
+        document.getElementById('btn-next').scrollIntoView({block: 'center'});
+        const box = id => { const b = document.getElementById(id).getBoundingClientRect();
+                            return {x: b.x, y: b.y, width: b.width, height: b.height}; };
+        return [box('closed-flag'), box('btn-next')];
+    }""")
     _shot(page, "closed-next.png")
-    flag, nxt = _box(page, "#closed-flag"), _box(page, "#btn-next")
     gap_y = nxt["y"] - (flag["y"] + flag["height"])
     gap_x = nxt["x"] - (flag["x"] + flag["width"])
     assert gap_y >= 8 or gap_x >= 8, (flag, nxt)
