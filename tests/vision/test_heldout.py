@@ -280,6 +280,7 @@ def test_a_deck_enrolled_from_its_own_scans_is_read_with_its_profile(tmp_path, m
     result = heldout.run_unseen(tmp_path / "u.json", shoe=2, scenes=0, layouts=("under",),
                                 faces=heldout.UNSEEN_FACES[:1], cnn=False, witness=False, enrolled=True)
     assert result["overall"][heldout.ENROLLED]["shoe"] == 2
+    assert result["overall"][heldout.ENROLLED_DEFAULT]["shoe"] == 2  # the product's reader, with the profile
     assert "| shipped perceptron, deck enrolled | all | 2 |" in heldout.markdown(result)
 
 

@@ -48,6 +48,7 @@ from .synth import CODES, INDEX_LAYOUTS, design_style, shoe_image, table_image
 
 SURE = 0.9
 ENROLLED = "shipped perceptron, deck enrolled"
+ENROLLED_DEFAULT = "the default reader (CNN witness), deck enrolled"  # as the product reads with a profile
 BINS = (0.0, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99, 1.0001)
 
 
@@ -232,7 +233,7 @@ def measure(
     and each layout, ``shoe`` scans (codes in a shuffled order) and ``scenes`` table scenes.  With
     ``enrolled`` (a reader's name), also the shipped perceptron with a profile of the deck enrolled
     from one scan of each card, drawn apart from the scans it then reads (``enrol_deck``)."""
-    names = [*readers, *([enrolled] if enrolled else [])]
+    names = [*readers, *([enrolled, ENROLLED_DEFAULT] if enrolled else [])]
     groups: dict[str, dict[tuple[str, str], Group]] = {name: {} for name in names}
     reads: dict[str, dict[str, list[tuple[float, bool]]]] = {
         name: {"shoe": [], "table": []} for name in names
@@ -247,7 +248,9 @@ def measure(
             scene_imgs = [table_image(rng, style=style) for _ in range(scenes)]
             deck_readers = dict(readers)
             if enrolled:
-                deck_readers[enrolled] = enrolled_reader(enrol_deck(style, [seed, design, 1]))
+                profile = enrol_deck(style, [seed, design, 1])
+                deck_readers[enrolled] = enrolled_reader(profile)
+                deck_readers[ENROLLED_DEFAULT] = enrolled_reader(profile, DEFAULT_CONFIG.cnn_witness)
             for name, reader in deck_readers.items():
                 g = groups[name].setdefault((name_, layout), Group())
                 for img, label in shoe_imgs:
@@ -277,9 +280,10 @@ def enrol_deck(style: Any, seed: Sequence[int]) -> DeckProfile:
         return enroll([tmp])
 
 
-def enrolled_reader(profile: DeckProfile) -> Reader:
-    """The shipped perceptron reading with a deck's profile."""
-    return held_reader(_shipped(), "off", profile)
+def enrolled_reader(profile: DeckProfile, witness: str = "off") -> Reader:
+    """The shipped perceptron reading with a deck's profile; with ``witness`` (the default reader's
+    ``DEFAULT_CONFIG.cnn_witness``), the corner CNN its witness as in the product."""
+    return held_reader(_shipped(), witness, profile)
 
 
 def family_decks(fams: Sequence[str]) -> list[tuple[str, str, int]]:
