@@ -220,7 +220,9 @@
     $("btn-recall").hidden = CAN.has("scoring");
     $("shoe").hidden = CAN.has("scoring") && $("btn-take").hidden && $("btn-handover").hidden;
     const inPlay = round && ["in_play", "paused", "settled", "mismatch"].includes(round.state);
-    $("new-round").hidden = !LIVE || inPlay || table.dealer === null || (!table.shoe && !FRESH) ||
+    // Only the dealer who holds the table, or a pit boss, opens a round (the server refuses anyone else).
+    $("new-round").hidden = !LIVE || inPlay || table.dealer === null || !(PIT || table.dealer === USER) ||
+      (!table.shoe && !FRESH) ||
       (POT && bjGame && round && round.state === "closed"); // the closed hand's panel holds the next-hand button
     $("round").hidden = !round;
     if (!$("new-round").hidden) renderNewRound();
@@ -248,7 +250,7 @@
       "You no longer hold this table") : table.dealer ? `Held by ${table.dealer}: only ${table.dealer} or a pit boss deals here` : "";
     if (table.dealer === USER || table.dealer === null) heldBefore = table.dealer === USER ? USER : heldBefore;
     const inPlay = round && ["in_play", "paused"].includes(round.state);
-    $("btn-shuffle").disabled = !!inPlay || table.dealer === null;
+    $("btn-shuffle").disabled = !!inPlay || table.dealer === null || !(mine || PIT);
     if (!s) {
       $("shoe-text").textContent = FRESH ? "A fresh shoe every hand: shuffled as each hand opens" : "No shoe yet: shuffle to start";
       $("shuffle-due").hidden = true;
@@ -353,15 +355,16 @@
 
   // The game between hands: each player's stack and who deals next, and the one button that deals it.
   function bjGameBox() {
+    const dealing = PIT || (table && table.dealer === USER); // the server refuses anyone else
     return el("div", { class: "bj-game", id: "bj-game" },
         el("h3", { text: `Game ${bjGame.number} · hand ${bjGame.hands_played + 1} · ${bjGame.button} deals` }),
         ...bjGame.players.map((p) => el("div", { class: "chip-row" + (p.eliminated ? " out" : ""), "data-stack": p.player },
           el("span", { class: "label", text: p.player.toLowerCase() === `seat ${p.seat}` ? `Seat ${p.seat}` : `Seat ${p.seat} · ${p.player}` }),
           el("span", { class: "amount", text: p.eliminated ? "out" : `${p.stack} chips` }))),
-        el("button", { class: "btn primary big", id: "btn-next-hand", type: "button", text: "Deal next hand",
-          onclick: nextHand }),
-        el("button", { class: "btn ghost", id: "btn-end-game", type: "button", text: "End game (players leave)",
-          onclick: endGame }));
+        dealing ? el("button", { class: "btn primary big", id: "btn-next-hand", type: "button", text: "Deal next hand",
+          onclick: nextHand }) : null,
+        dealing ? el("button", { class: "btn ghost", id: "btn-end-game", type: "button", text: "End game (players leave)",
+          onclick: endGame }) : null);
   }
 
   function seatsPayload() {
@@ -417,9 +420,17 @@
     $("round-state").dataset.state = r.state;
     const n = r.next || {};
     const playing = r.state === "in_play";
-    $("btn-pause").hidden = !playing;
-    $("btn-resume").hidden = r.state !== "paused";
-    $("btn-cancel").hidden = !["in_play", "paused"].includes(r.state);
+    // Only the dealer who holds the table, or a pit boss, plays the round (the server refuses anyone
+    // else): another user follows it, told who holds the table, with no control to play it.
+    const dealing = PIT || (table && table.dealer === USER);
+    if (!dealing) $("scan-confirm").hidden = true;
+    $("btn-pause").hidden = !playing || !dealing;
+    $("btn-resume").hidden = r.state !== "paused" || !dealing;
+    $("btn-cancel").hidden = !["in_play", "paused"].includes(r.state) || !dealing;
+    const follow = $("play-readonly"); // said once: the holder flag says it when somebody holds the table
+    follow.hidden = dealing || !["in_play", "paused"].includes(r.state) || !$("holder-flag").hidden;
+    follow.textContent = table && table.dealer ? `Held by ${table.dealer}: only ${table.dealer} or a pit boss plays this round.` :
+      "Nobody holds this table: take the table first to play this round.";
     let text = n.text || n.reason || "";
     if (!n.text && n.actor && playing) text = `${n.actor}: ${text}`;
     $("prompt").textContent = r.state === "paused" ? "Round paused: resume to continue" :
@@ -438,7 +449,7 @@
     // Allowed actions (the engine's can_*), the forced one marked.
     const actions = $("actions");
     actions.replaceChildren();
-    if (playing && n.needs === "decision") {
+    if (dealing && playing && n.needs === "decision") {
       for (const a of n.allowed || []) {
         if (POT && a === "raise") {
           const m = (n.extra && n.extra.minimum_raise) || 1;
@@ -454,11 +465,11 @@
           text: label + (n.forced === a ? " (must)" : ""), onclick: () => decide(a) }));
       }
     }
-    if (playing && n.needs === "settle") {
+    if (dealing && playing && n.needs === "settle") {
       actions.append(el("button", { class: "btn primary big", id: "btn-settle", text: "Settle", onclick: settle }));
     }
     // A card may also come while a hand may hit: it is that hand's hit.
-    $("capture").hidden = !(playing && (n.needs === "card" || (n.allowed || []).includes("hit")));
+    $("capture").hidden = !(dealing && playing && (n.needs === "card" || (n.allowed || []).includes("hit")));
     renderPicker();
     renderSettlement();
   }

@@ -147,3 +147,38 @@ def test_paying_an_older_open_round_shows_that_round_closed_not_the_latest_one(b
     page.reload()
     page.wait_for_selector("#closed-flag")
     assert page.inner_text("#round-title") == f"Round {older_number}"
+
+
+def test_a_dealer_who_does_not_hold_the_table_follows_the_round_with_no_control_to_play_it(
+        browser, live_server, demo_casino, dealer, pit_boss):
+    table = demo_casino.tables["unlimited-blackjack"]
+    page = open_blackjack(browser, live_server, table, dealer, ["1-main-500"])
+    for code in ["TS", "9D", "QC", "7C"]:
+        pick(page, code)
+    needs(page, "decision")
+    assert page.locator("[data-action='stand']").count() == 1 and page.is_visible("#capture")
+
+    def follows_only() -> None:
+        assert page.locator("#actions [data-action]").count() == 0  # no Hit, Stand, Double... to be refused
+        for hidden in ("#capture", "#btn-pause", "#btn-cancel", "#new-round"):
+            assert not page.is_visible(hidden), hidden
+        assert "Seat 1" in page.inner_text("#hands")  # the round is still shown
+        assert page.is_disabled("#btn-shuffle")
+
+    # The dealer moves to another table: nobody holds this one.
+    services.table_open(table=demo_casino.tables["mini-blackjack"], actor=dealer)
+    page.reload()
+    page.wait_for_selector("#play-readonly:not([hidden])")
+    assert page.inner_text("#play-readonly") == "Nobody holds this table: take the table first to play this round."
+    follows_only()
+    assert page.inner_text("#btn-take") == "Take this table"
+    # A pit boss hands it to another dealer: the holder flag says who (once, not again in the round).
+    relief = UserFactory(username="relief")
+    relief.groups.add(Group.objects.get(name=DEALER))
+    services.table_open(table=table, actor=pit_boss, dealer=relief)
+    page.reload()
+    page.wait_for_selector("#holder-flag:not([hidden])")
+    assert page.inner_text("#holder-flag") == "Held by relief: only relief or a pit boss deals here"
+    assert not page.is_visible("#play-readonly")
+    follows_only()
+    assert Round.objects.get(table=table).state == "in_play"
