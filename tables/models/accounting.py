@@ -77,7 +77,7 @@ class SlipSignature(models.Model):
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["slip", "at", "id"]
+        ordering = ["slip_id", "at", "id"]
         constraints = [models.UniqueConstraint(fields=["slip", "step"], name="slip_step_once")]
 
     def __str__(self) -> str:
@@ -171,7 +171,7 @@ class RatingPause(models.Model):
     ended_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["slip", "started_at"]
+        ordering = ["slip_id", "started_at"]
 
     def __str__(self) -> str:
         return f"pause of {self.slip_id} from {self.started_at:%H:%M}"

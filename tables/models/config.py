@@ -387,7 +387,7 @@ class PayLine(models.Model):
     _history_user: Any  # simple_history: the user its next history row names (set before a save)
 
     class Meta:
-        ordering = ["pay_table", "position", "id"]
+        ordering = ["pay_table_id", "position", "id"]
         verbose_name = "pay line"
         constraints = [
             models.UniqueConstraint(fields=["pay_table", "name"], name="payline_unique_name"),

@@ -80,7 +80,7 @@ class EnrolmentScan(models.Model):
     uploaded_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["session", "seq"]
+        ordering = ["session_id", "seq"]
         constraints = [models.UniqueConstraint(fields=["session", "seq"], name="enrolment_scan_seq")]
 
     def __str__(self) -> str:

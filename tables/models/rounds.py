@@ -145,7 +145,9 @@ class Wager(models.Model):
     refunded = models.BooleanField(default=False)
 
     class Meta:
-        ordering = ["round", "seat", "behind", "id"]
+        # By the round's id, not "round": that sorts by Round's own ordering, a join to its table, pit
+        # and casino on every read of a round's rows (the children of a round below do the same).
+        ordering = ["round_id", "seat", "behind", "id"]
         constraints = [models.CheckConstraint(condition=models.Q(amount__gt=0), name="wager_positive")]
 
     def __str__(self) -> str:
@@ -182,7 +184,7 @@ class RoundCard(models.Model):
     correction_reason = models.CharField(max_length=300, blank=True)
 
     class Meta:
-        ordering = ["round", "seq"]
+        ordering = ["round_id", "seq"]
         constraints = [models.UniqueConstraint(fields=["round", "seq"], name="card_seq_per_round")]
 
     def __str__(self) -> str:
@@ -202,7 +204,7 @@ class Decision(models.Model):
     recorded_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["round", "seq"]
+        ordering = ["round_id", "seq"]
 
     def __str__(self) -> str:
         return f"{self.actor} {self.action}"
@@ -228,7 +230,7 @@ class SettlementLine(models.Model):
     superseded = models.BooleanField(default=False, help_text="replaced by a re-settlement after a correction")
 
     class Meta:
-        ordering = ["round", "seat", "id"]
+        ordering = ["round_id", "seat", "id"]
 
     def __str__(self) -> str:
         return f"seat {self.seat} {self.bet} {self.result} {self.net}"
@@ -250,7 +252,7 @@ class Payment(models.Model):
     superseded = models.BooleanField(default=False, help_text="replaced by a later correction")
 
     class Meta:
-        ordering = ["round", "seat", "id"]
+        ordering = ["round_id", "seat", "id"]
 
     def __str__(self) -> str:
         return f"seat {self.seat} {self.kind} paid {self.amount}"
@@ -273,7 +275,7 @@ class Approval(models.Model):
     payload = models.JSONField(default=dict)
 
     class Meta:
-        ordering = ["round", "approved_at"]
+        ordering = ["round_id", "approved_at"]
 
     def __str__(self) -> str:
         return f"{self.kind} approved by {self.approved_by_id}"
@@ -356,7 +358,7 @@ class Scan(models.Model):
     uploaded_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["round", "id"]
+        ordering = ["round_id", "id"]
 
     def __str__(self) -> str:
         return f"scan {self.sha256[:12]}"

@@ -64,10 +64,14 @@ def _apply(state: rummy.RummyState, player: str, action: str, detail: dict[str, 
 def replay(game: RummyGame) -> rummy.RummyState:
     """The engine's live state of the game: every deal dealt from its recorded shoe, every action in order."""
     state = rummy.new_game(rules_of(game), list(game.players), dealer=game.first_dealer)
-    for deal in game.deals.prefetch_related("actions").order_by("number"):
-        rummy.start_deal(state, [parse_card(c) for c in deal.shoe_order])
-        for a in deal.actions.all():
-            _apply(state, a.player, a.action, a.detail)
+    actions: dict[int, list[tuple[str, str, dict[str, Any]]]] = {}
+    for deal_id, player, action, detail in RummyAction.objects.filter(deal__game=game).order_by(
+            "deal_id", "seq").values_list("deal_id", "player", "action", "detail"):
+        actions.setdefault(deal_id, []).append((player, action, detail))
+    for deal_id, shoe_order in game.deals.order_by("number").values_list("id", "shoe_order"):
+        rummy.start_deal(state, [parse_card(c) for c in shoe_order])
+        for player, action, detail in actions.get(deal_id, ()):
+            _apply(state, player, action, detail)
     return state
 
 
