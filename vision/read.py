@@ -73,15 +73,20 @@ def cnn_witness(card: dict[str, Any], image: U8, quads: list[F32], model: Mlp, c
                 corners: list[U8] | None = None) -> dict[str, Any]:
     """A shoe scan's ``card`` (read by the perceptron from the index corners top left in ``quads``)
     weighed by the corner CNN's read of the same corners, in the mode ``config.cnn_witness``
-    (``weigh``).  Off, with the CNN as the reader, or with an enrolled deck: ``card``.  ``corners``:
+    (``weigh``).  Off, with the CNN as the reader, or with an enrolled deck and ``cnn_witness_enrolled`` off: ``card``.  ``corners``:
     the corners of ``quads`` as ``corner_at`` warps them, when already made.  (A table scene's cards
     are weighed all at once: ``scene_witness``.)"""
     mode = config.cnn_witness
-    if mode == "off" or config.corner_reader != "mlp" or model.profile is not None or not _looked_at(card, mode, config):
+    if mode == "off" or config.corner_reader != "mlp" or _enrolled_alone(model, config) or not _looked_at(card, mode, config):
         return card
     if corners is None:
         corners = [corner_at(image, q, config) for q in quads]
     return weigh(card, _cnn_reads(corners, config), mode, config)
+
+
+def _enrolled_alone(model: Mlp, config: RecognizerConfig) -> bool:
+    """Whether an enrolled deck's reads go without the witness (``config.cnn_witness_enrolled``)."""
+    return model.profile is not None and config.cnn_witness_enrolled == "off"
 
 
 def scene_witness(cards: list[dict[str, Any]], image: U8, model: Mlp, config: RecognizerConfig) -> list[dict[str, Any]]:
@@ -89,7 +94,7 @@ def scene_witness(cards: list[dict[str, Any]], image: U8, model: Mlp, config: Re
     lower card of a hand shows only that one), in the mode ``config.cnn_witness_scenes``, all in one
     pass of the network.  "arbitrate" screens the scene's cards too (as "screen" does)."""
     mode = config.cnn_witness_scenes
-    if mode == "off" or config.corner_reader != "mlp" or model.profile is not None:
+    if mode == "off" or config.corner_reader != "mlp" or _enrolled_alone(model, config):
         return cards
     todo = [i for i, c in enumerate(cards) if _looked_at(c, mode, config)]
     if not todo:

@@ -157,13 +157,19 @@ def test_the_witness_agreeing_surely_makes_an_unsure_read_sure_in_agree_mode_onl
     assert named["code"] == "5S" and named["confidence"] >= 0.9 and "guesses" not in named
 
 
-def test_the_witness_stays_out_of_an_enrolled_deck_and_of_the_cnn_reader(monkeypatch):
+def test_the_witness_stays_out_of_the_cnn_reader_and_of_an_enrolled_deck_when_switched_off(monkeypatch):
     monkeypatch.setattr("vision.cnn.load_cnn", lambda: _FakeCnn(kind=10, suit=0))
     card = {"code": "5S", "confidence": 0.97, "corners": []}
     cnn_reading = RecognizerConfig(corner_reader="cnn", cnn_witness="veto")
     assert cnn_witness(card, IMAGE, [QUAD], MLP, cnn_reading) is card
     enrolled = replace(MLP, profile=object())  # type: ignore[arg-type]
-    assert cnn_witness(card, IMAGE, [QUAD], enrolled, replace(DEFAULT_CONFIG, cnn_witness="veto")) is card
+    off = replace(DEFAULT_CONFIG, cnn_witness="veto", cnn_witness_enrolled="off")
+    assert cnn_witness(card, IMAGE, [QUAD], enrolled, off) is card
+    # On (the default): an enrolled deck's sure read the CNN disputes is made unsure, as any other.
+    vetoed = cnn_witness(card, IMAGE, [QUAD], enrolled, replace(DEFAULT_CONFIG, cnn_witness="veto"))
+    assert vetoed is not card and vetoed["confidence"] < 0.9
+    with pytest.raises(ValueError, match="cnn_witness_enrolled"):
+        RecognizerConfig(cnn_witness_enrolled="maybe")
     with pytest.raises(ValueError, match="cnn_witness"):
         RecognizerConfig(cnn_witness="vote")
     assert CornerRead(None).probs is None

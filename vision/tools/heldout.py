@@ -48,7 +48,7 @@ from .synth import CODES, INDEX_LAYOUTS, design_style, shoe_image, table_image
 
 SURE = 0.9
 ENROLLED = "shipped perceptron, deck enrolled"
-ENROLLED_DEFAULT = "the default reader (CNN witness), deck enrolled"  # as the product reads with a profile
+ENROLLED_DEFAULT = "shipped perceptron with the CNN witness, deck enrolled"  # VISION_CNN_WITNESS_ENROLLED=on
 BINS = (0.0, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99, 1.0001)
 
 
@@ -282,7 +282,7 @@ def enrol_deck(style: Any, seed: Sequence[int]) -> DeckProfile:
 
 def enrolled_reader(profile: DeckProfile, witness: str = "off") -> Reader:
     """The shipped perceptron reading with a deck's profile; with ``witness`` (the default reader's
-    ``DEFAULT_CONFIG.cnn_witness``), the corner CNN its witness as in the product."""
+    ``DEFAULT_CONFIG.cnn_witness``), the corner CNN its witness (``cnn_witness_enrolled`` on)."""
     return held_reader(_shipped(), witness, profile)
 
 
@@ -481,7 +481,8 @@ def held_reader(held: Mlp, witness: str, profile: DeckProfile | None = None) -> 
     deck's profile or none."""
     # Without a witness, none in scenes either; with one, scenes as the product reads them.
     config = RecognizerConfig(corner_reader="mlp", cnn_witness=witness,
-                              cnn_witness_scenes="off" if witness == "off" else DEFAULT_CONFIG.cnn_witness_scenes)
+                              cnn_witness_scenes="off" if witness == "off" else DEFAULT_CONFIG.cnn_witness_scenes,
+                              cnn_witness_enrolled="off" if witness == "off" else "on")
 
     def read(img: np.ndarray) -> list[dict[str, Any]]:
         with reading_with(held):
