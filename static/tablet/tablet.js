@@ -214,6 +214,12 @@
   }
 
   // ---- rendering -----------------------------------------------------------------------------------
+  // Whether this user may deal here: the dealer who holds the table, or a pit boss (the server refuses
+  // anyone else a round, a card, a decision, a shuffle or a payment; they follow the table read-only).
+  function dealsHere() {
+    return PIT || (!!table && table.dealer === USER);
+  }
+
   function render() {
     renderShoe();
     // A scoring game has no shoe: the bar stays only for taking or handing over the table.
@@ -221,7 +227,7 @@
     $("shoe").hidden = CAN.has("scoring") && $("btn-take").hidden && $("btn-handover").hidden;
     const inPlay = round && ["in_play", "paused", "settled", "mismatch"].includes(round.state);
     // Only the dealer who holds the table, or a pit boss, opens a round (the server refuses anyone else).
-    $("new-round").hidden = !LIVE || inPlay || table.dealer === null || !(PIT || table.dealer === USER) ||
+    $("new-round").hidden = !LIVE || inPlay || table.dealer === null || !dealsHere() ||
       (!table.shoe && !FRESH) ||
       (POT && bjGame && round && round.state === "closed"); // the closed hand's panel holds the next-hand button
     $("round").hidden = !round;
@@ -238,8 +244,8 @@
     $("shoe-cut").hidden = CAN.has("scoring");
     const mine = table.dealer === USER;
     $("btn-take").hidden = mine || !(DEALS || PIT) || (table.dealer !== null && !PIT);
-    if (window.TabletPush) window.TabletPush.follow(mine || PIT); // the table's stream: its dealer, pit bosses
-    if (window.TabletPlayers) window.TabletPlayers.follow(mine || PIT); // the rated players: the same people
+    if (window.TabletPush) window.TabletPush.follow(dealsHere()); // the table's stream: its dealer, pit bosses
+    if (window.TabletPlayers) window.TabletPlayers.follow(dealsHere()); // the rated players: the same people
     $("btn-take").textContent = table.dealer ? `Take over from ${table.dealer}` : "Take this table";
     $("btn-handover").hidden = !PIT;
     // Who holds the table, when it is not this user: a dealer relieved by a pit boss sees it at once.
@@ -250,7 +256,7 @@
       "You no longer hold this table") : table.dealer ? `Held by ${table.dealer}: only ${table.dealer} or a pit boss deals here` : "";
     if (table.dealer === USER || table.dealer === null) heldBefore = table.dealer === USER ? USER : heldBefore;
     const inPlay = round && ["in_play", "paused"].includes(round.state);
-    $("btn-shuffle").disabled = !!inPlay || table.dealer === null || !(mine || PIT);
+    $("btn-shuffle").disabled = !!inPlay || table.dealer === null || !dealsHere();
     if (!s) {
       $("shoe-text").textContent = FRESH ? "A fresh shoe every hand: shuffled as each hand opens" : "No shoe yet: shuffle to start";
       $("shuffle-due").hidden = true;
@@ -355,7 +361,7 @@
 
   // The game between hands: each player's stack and who deals next, and the one button that deals it.
   function bjGameBox() {
-    const dealing = PIT || (table && table.dealer === USER); // the server refuses anyone else
+    const dealing = dealsHere();
     return el("div", { class: "bj-game", id: "bj-game" },
         el("h3", { text: `Game ${bjGame.number} · hand ${bjGame.hands_played + 1} · ${bjGame.button} deals` }),
         ...bjGame.players.map((p) => el("div", { class: "chip-row" + (p.eliminated ? " out" : ""), "data-stack": p.player },
@@ -422,7 +428,7 @@
     const playing = r.state === "in_play";
     // Only the dealer who holds the table, or a pit boss, plays the round (the server refuses anyone
     // else): another user follows it, told who holds the table, with no control to play it.
-    const dealing = PIT || (table && table.dealer === USER);
+    const dealing = dealsHere();
     if (!dealing) $("scan-confirm").hidden = true;
     $("btn-pause").hidden = !playing || !dealing;
     $("btn-resume").hidden = r.state !== "paused" || !dealing;
@@ -592,7 +598,7 @@
     const payable = ["settled", "mismatch"].includes(r.state);
     // Only the dealer who holds the table, or a pit boss, records a payment (the server refuses anyone else):
     // another user reads the payment, with who holds the table, and no control to make it.
-    const readOnly = !(PIT || (table && table.dealer === USER));
+    const readOnly = !dealsHere();
     if (payable && readOnly) {
       pay.append(el("p", { class: "flag warn", id: "pay-readonly", text: table && table.dealer ?
         `Held by ${table.dealer}: only ${table.dealer} or a pit boss pays this round.` :
