@@ -91,6 +91,11 @@ class RecognizerConfig:
     # docs/vision.md), comes from the environment variable VISION_INDEX_DETECTOR.
     index_detector: str = field(default_factory=lambda: os.environ.get("VISION_INDEX_DETECTOR", "on"))
     detector_peak: float = 0.4  # a detector peak this sure (0-1) or more is a hypothesis
+    # Table scenes: the corner CNN reads the card at each detector peak that no card found accounts
+    # for (``scene._peak_cards``; env ``VISION_PEAK_READER``, "on" or "off"), and names it, unsure,
+    # when its read is at least ``peak_read_min``.
+    peak_reader: str = field(default_factory=lambda: os.environ.get("VISION_PEAK_READER", "on"))
+    peak_read_min: float = 0.5
 
     def __post_init__(self) -> None:
         if self.corner_reader not in ("mlp", "cnn"):
@@ -104,6 +109,10 @@ class RecognizerConfig:
             raise ValueError(f"index_detector must be 'off' or 'on', got {self.index_detector!r}")
         if not 0.0 < self.detector_peak < 1.0:
             raise ValueError(f"detector_peak must be in (0, 1), got {self.detector_peak!r}")
+        if self.peak_reader not in ("off", "on"):
+            raise ValueError(f"peak_reader must be 'off' or 'on', got {self.peak_reader!r}")
+        if not 0.0 < self.peak_read_min < 1.0:
+            raise ValueError(f"peak_read_min must be in (0, 1), got {self.peak_read_min!r}")
 
 
 DEFAULT_CONFIG = RecognizerConfig()

@@ -22,13 +22,13 @@ from typing import TYPE_CHECKING, Any
 import cv2
 import numpy as np
 
-from .arrays import F32, F64, I32, U8, Bools, Contour, as_contour, f64, i32, u8
+from .arrays import F32, F64, I32, U8, Bools, Contour, as_contour, f32, f64, i32, u8
 from .cards import card_mask, card_shaped, portrait_order, quad_of, whiteness
 from .config import RecognizerConfig
 from .features import glyph_features
 from .index_reader import CornerRead
 from .model import RANK_COLUMNS, SUIT_COLUMNS, Mlp, load_model
-from .read import card_from_corner, read_card, read_corner_at, scene_witness, with_pips
+from .read import card_from_corner, corner_at, read_card, read_corner_at, scene_witness, with_pips
 
 if TYPE_CHECKING:
     from .detector import IndexPeak
@@ -53,14 +53,15 @@ def find_cards(image: U8, config: RecognizerConfig, mask: U8 | None = None,
     measured = _card_height(regions, h_img)
     scene = _Scene(image, regions)
     if measured is not None:
-        return scene_witness(_cards_at(scene, regions, measured, model, config), image, model, config)
+        return _peak_cards(scene, regions, scene_witness(_cards_at(scene, regions, measured, model, config), image, model, config),
+                           measured, model, config)
     # No card's outline to go by (every region a hand, no top card showing a whole long and short
     # edge): the cards are read at a small, a middle and a large card size of the scenes' span
     # (85-210 px in 720), and the size whose cards cover the card-white regions best is kept (too
     # small a size leaves white uncovered, too large a one lays cards over the felt).
     white = np.zeros(mask.shape, np.uint8)
     cv2.drawContours(white, regions, -1, 1, cv2.FILLED)
-    best: tuple[float, list[dict[str, Any]]] | None = None
+    best: tuple[float, list[dict[str, Any]], float] | None = None
     for card_h in (0.13 * h_img, 0.2 * h_img, 0.27 * h_img):
         cards = _cards_at(scene, regions, card_h, model, config)
         laid = np.zeros_like(white)
@@ -68,9 +69,64 @@ def find_cards(image: U8, config: RecognizerConfig, mask: U8 | None = None,
             cv2.fillConvexPoly(laid, np.asarray(c["corners"]).round().astype(np.int32), 1)
         score = cv2.countNonZero(laid & white) / max(cv2.countNonZero(laid | white), 1)
         if best is None or score > best[0]:
-            best = (score, cards)
+            best = (score, cards, card_h)
     assert best is not None
-    return scene_witness(best[1], image, model, config)
+    return _peak_cards(scene, regions, scene_witness(best[1], image, model, config), best[2], model, config)
+
+
+def _peak_cards(scene: _Scene, regions: list[Contour], cards: list[dict[str, Any]], card_h: float, model: Mlp,
+                config: RecognizerConfig) -> list[dict[str, Any]]:
+    """``cards`` and, with ``config.peak_reader`` on, the cards the corner CNN reads at the learned
+    detector's index centres that no card of ``cards`` accounts for (none has its top-left or
+    bottom-right index corner there): a lower card of a hand whose index the glyph rules did not find
+    or the perceptron did not read.  Such a card is named unsure (at most ``witness_cap``): the dealer
+    confirms it.  Only where the CNN is the scene's witness (``cnn_witness_scenes``, and for an
+    enrolled deck ``cnn_witness_enrolled``), and with the CNN not already the reader."""
+    if (config.peak_reader != "on" or config.index_detector != "on" or config.cnn_witness_scenes == "off"
+            or config.corner_reader != "mlp" or model.profile is not None and config.cnn_witness_enrolled == "off"):
+        return cards
+    quads = [np.asarray(c["corners"], np.float32) for c in cards]
+    hyps: list[IndexHypothesis] = []
+    for contour in _trimmed(regions, card_h):
+        for hyp in _detector_hypotheses(scene, contour, card_h, config):
+            if any(_in_corner(hyp.anchor, q, config) or _in_corner(hyp.anchor, np.roll(q, -2, axis=0), config) for q in quads):
+                continue
+            hyps.append(hyp)
+    if not hyps:
+        return cards
+    from .cnn import corner_read, load_cnn
+
+    # The detector places the index within a few pixels, but the card's outline laid out from it is
+    # a little off, and the CNN reads a corner best with the index where it was trained to see it:
+    # each peak is read from nine layouts, the index moved by up to 3% of the card each way, and
+    # the surest read is taken.
+    shifts = [(du, dt) for du in (-0.03, 0.0, 0.03) for dt in (-0.03, 0.0, 0.03)]
+    quads = [_shifted(h.quad, du, dt) for h in hyps for du, dt in shifts]
+    kind, suit = load_cnn().probabilities([corner_at(scene.image, q, config) for q in quads])
+    new: list[tuple[float, IndexHypothesis, dict[str, Any]]] = []
+    for i, hyp in enumerate(hyps):
+        best: dict[str, Any] | None = None
+        for j in range(i * len(shifts), (i + 1) * len(shifts)):
+            read = corner_read(kind[j], suit[j])
+            if read.probs is not None:
+                card = card_from_corner(read, quads[j], config)
+                if card["code"] not in ("unknown", "JK") and (best is None or card["confidence"] > best["confidence"]):
+                    best = card
+        if best is None or best["confidence"] < config.peak_read_min:
+            continue
+        if any(c["code"] == best["code"] and _near(hyp.anchor, c["corners"]) for c in cards):
+            continue  # a card read already, its outline laid out a little off: the same card
+        new.append((float(best["confidence"]), hyp, {**best, "confidence": round(min(float(best["confidence"]), config.witness_cap), 4)}))
+    new.sort(key=lambda n: -n[0])
+    kept: list[tuple[float, IndexHypothesis, dict[str, Any]]] = []
+    for n in new:
+        q = n[1].quad
+        if any(_in_corner(n[1].anchor, k[1].quad, config) or _in_corner(n[1].anchor, np.roll(k[1].quad, -2, axis=0), config)
+               or _in_corner(k[1].anchor, q, config) or _in_corner(k[1].anchor, np.roll(q, -2, axis=0), config)
+               or k[2]["code"] == n[2]["code"] and _near(n[1].anchor, k[2]["corners"]) for k in kept):
+            continue  # the same card's other index, or the same index twice
+        kept.append(n)
+    return cards + [k[2] for k in kept]
 
 
 class _Region:
@@ -295,6 +351,20 @@ def _detector_hypotheses(scene: _Scene, contour: Contour, card_h: float,
     white = _on_white(q - [x0, y0], region.filled, (x0, y0), scene.image.shape[:2]) >= config.index_on_white
     rank_h = 0.09 * card_h
     return [IndexHypothesis(q[i], (p.x, p.y), rank_h, None, learned=True) for i, p in enumerate(inside) if white[i]]
+
+
+def _shifted(quad: F32, du: float, dt: float) -> F32:
+    """``quad`` (TL, TR, BR, BL) moved by ``du`` of its width along its top edge and ``dt`` of its
+    height down its side (the index it was laid out from then lies that much nearer its top left)."""
+    q = quad.astype(np.float64)
+    move = du * (q[1] - q[0]) + dt * (q[3] - q[0])
+    return f32(q + move)
+
+
+def _near(point: tuple[float, float], corners: Any) -> bool:
+    """Whether ``point`` lies within one card height of the centre of the card ``corners``."""
+    q = np.asarray(corners, np.float64)
+    return bool(np.linalg.norm(q.mean(axis=0) - point) < np.linalg.norm(q[3] - q[0]))
 
 
 def _other_corner(hyp: IndexHypothesis, read: IndexHypothesis, config: RecognizerConfig) -> bool:

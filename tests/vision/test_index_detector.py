@@ -98,3 +98,46 @@ def test_shoe_scans_are_read_the_same_with_the_detector_on():
     for code in ("7H", "TS", "QD"):
         img, _ = shoe_image(code, rng, style)
         assert recognize(img, RecognizerConfig(index_detector="on")) == recognize(img, RecognizerConfig(index_detector="off"))
+
+
+def test_the_switch_of_the_cnn_at_the_detectors_peaks_takes_off_or_on_only(monkeypatch):
+    with pytest.raises(ValueError, match="peak_reader"):
+        RecognizerConfig(peak_reader="yes")
+    with pytest.raises(ValueError, match="peak_read_min"):
+        RecognizerConfig(peak_read_min=0.0)
+    monkeypatch.delenv("VISION_PEAK_READER", raising=False)
+    assert RecognizerConfig().peak_reader == "on"
+    monkeypatch.setenv("VISION_PEAK_READER", "off")
+    assert RecognizerConfig().peak_reader == "off"
+
+
+def _scene_counts(cards: list[dict], codes: list[str]) -> tuple[int, int]:
+    from collections import Counter
+
+    want, got = Counter(codes), Counter(c["code"] for c in cards if c["code"] != "unknown")
+    hit = sum((got & want).values())
+    return hit, sum(got.values()) - hit
+
+
+def test_the_cnn_at_the_detectors_peaks_names_cards_the_glyph_rules_missed_and_only_unsure():
+    # Scenes of faces none of the readers was trained on, where the glyph rules and the perceptron
+    # miss lower cards of hands (their indices small, the suit beside the rank, italic).
+    off, on = RecognizerConfig(peak_reader="off"), RecognizerConfig(peak_reader="on")
+    hits = {"off": 0, "on": 0}
+    false = {"off": 0, "on": 0}
+    for i, (font, layout) in enumerate([("DejaVuSerif.ttf", "beside"), ("Arimo-Italic", "small"),
+                                        ("Cousine-Italic", "large"), ("URWBookman-LightItalic", "beside"),
+                                        ("P052-Italic", "small"), ("DejaVuSans.ttf", "under")]):  # fmt: skip
+        style = design_style(7940 + i, find_font(font), finnish=i % 2 == 1, index=layout)
+        rng = np.random.default_rng([934, i])
+        for _ in range(2):
+            img, label = table_image(rng, 10, style=style)
+            before, after = recognize(img, off), recognize(img, on)
+            assert after[: len(before)] == before  # the cards found before are kept as they were
+            assert all(c["confidence"] < 0.9 for c in after[len(before) :])  # what it adds, the dealer confirms
+            for name, cards in (("off", before), ("on", after)):
+                h, f = _scene_counts(cards, label["codes"])
+                hits[name] += h
+                false[name] += f
+    assert hits["on"] >= hits["off"] + 3
+    assert false["on"] <= false["off"] + 1
