@@ -358,7 +358,7 @@ def _shifted(quad: F32, du: float, dt: float) -> F32:
     height down its side (the index it was laid out from then lies that much nearer its top left)."""
     q = quad.astype(np.float64)
     move = du * (q[1] - q[0]) + dt * (q[3] - q[0])
-    return f32(q + move)
+    return f32((q + move).astype(np.float32))
 
 
 def _near(point: tuple[float, float], corners: Any) -> bool:
