@@ -76,57 +76,100 @@ def find_cards(image: U8, config: RecognizerConfig, mask: U8 | None = None,
 
 def _peak_cards(scene: _Scene, regions: list[Contour], cards: list[dict[str, Any]], card_h: float, model: Mlp,
                 config: RecognizerConfig) -> list[dict[str, Any]]:
-    """``cards`` and, with ``config.peak_reader`` on, the cards the corner CNN reads at the learned
-    detector's index centres that no card of ``cards`` accounts for (none has its top-left or
-    bottom-right index corner there): a lower card of a hand whose index the glyph rules did not find
-    or the perceptron did not read.  Such a card is named unsure (at most ``witness_cap``): the dealer
-    confirms it.  Only where the CNN is the scene's witness (``cnn_witness_scenes``, and for an
-    enrolled deck ``cnn_witness_enrolled``), and with the CNN not already the reader."""
+    """``cards`` weighed by the corner CNN's reads at the learned detector's index centres, with
+    ``config.peak_reader`` on:
+
+    - where a card of ``cards`` that is not sure has its top-left index at a peak, and the CNN reads
+      another card there more surely (and ``peak_read_min`` or more), the card is the CNN's, unsure;
+    - where no card accounts for a peak (none has its top-left or bottom-right index corner there:
+      a lower card of a hand whose index the glyph rules did not find or the perceptron did not
+      read), the CNN's read there is a card of its own, unsure, unless a card of that code lies there
+      already.
+
+    What it names is at most ``witness_cap`` sure: the dealer confirms it.  Only where the CNN is the
+    scene's witness (``cnn_witness_scenes``, and for an enrolled deck ``cnn_witness_enrolled``), and
+    with the CNN not already the reader."""
     if (config.peak_reader != "on" or config.index_detector != "on" or config.cnn_witness_scenes == "off"
             or config.corner_reader != "mlp" or model.profile is not None and config.cnn_witness_enrolled == "off"):
         return cards
     quads = [np.asarray(c["corners"], np.float32) for c in cards]
-    hyps: list[IndexHypothesis] = []
+    hyps: list[tuple[IndexHypothesis, list[int]]] = []  # a peak, and the unsure cards whose top-left index it is
     for contour in _trimmed(regions, card_h):
         for hyp in _detector_hypotheses(scene, contour, card_h, config):
-            if any(_in_corner(hyp.anchor, q, config) or _in_corner(hyp.anchor, np.roll(q, -2, axis=0), config) for q in quads):
-                continue
-            hyps.append(hyp)
+            held = [i for i, q in enumerate(quads) if _in_corner(hyp.anchor, q, config) or _in_corner(hyp.anchor, np.roll(q, -2, axis=0), config)]
+            unsure = [i for i in held if cards[i]["confidence"] < config.witness_sure and _at_index(hyp.anchor, quads[i])]
+            if not held or unsure:
+                hyps.append((hyp, unsure))
     if not hyps:
         return cards
+    reads = [(card, hyp, unsure) for card, (hyp, unsure) in zip(_surest_reads(scene.image, [h for h, _ in hyps], config), hyps, strict=True)
+             if card is not None]
+    out = list(cards)
+    weighed: set[int] = set()
+    added: list[tuple[IndexHypothesis, dict[str, Any]]] = []
+    for read, hyp, unsure in sorted(reads, key=lambda r: -float(r[0]["confidence"])):
+        card = {**read, "confidence": round(min(float(read["confidence"]), config.witness_cap), 4)}
+        if unsure:
+            for i in unsure:
+                if i not in weighed:
+                    weighed.add(i)  # by the surest read at its index only
+                    if out[i]["code"] != card["code"] and read["confidence"] > out[i]["confidence"]:
+                        out[i] = {k: v for k, v in out[i].items() if k != "guesses"} | {"code": card["code"], "confidence": card["confidence"]}
+            continue
+        if any(c["code"] == card["code"] and _near(hyp.anchor, c["corners"]) for c in out):
+            continue  # a card read already, its outline laid out a little off: the same card
+        if any(_in_corner(hyp.anchor, k.quad, config) or _in_corner(hyp.anchor, np.roll(k.quad, -2, axis=0), config)
+               or _in_corner(k.anchor, hyp.quad, config) or _in_corner(k.anchor, np.roll(hyp.quad, -2, axis=0), config)
+               or c["code"] == card["code"] and _near(hyp.anchor, c["corners"]) for k, c in added):
+            continue  # the same card's other index, or the same index twice
+        added.append((hyp, card))
+    return out + [c for _, c in added]
+
+
+def _surest_reads(image: U8, hyps: list[IndexHypothesis], config: RecognizerConfig) -> list[dict[str, Any] | None]:
+    """The corner CNN's card at each hypothesis laid out from a detector peak, or None where it reads
+    no card of ``peak_read_min`` or more.  The detector
+    places the index within a few pixels, but the card's outline laid out from it is a little off,
+    and the CNN reads a corner best with the index where it was trained to see it: a peak whose card
+    the CNN does not read surely (``witness_sure``) as laid out is read again from eight more
+    layouts, the index moved by 3% of the card each way, and the surest read is taken."""
+    first = _cnn_cards(image, [h.quad for h in hyps], config)
+    again = [i for i, c in enumerate(first) if c is None or c["confidence"] < config.witness_sure * config.single_corner_factor]
+    shifts = [(du, dt) for du in (-0.03, 0.0, 0.03) for dt in (-0.03, 0.0, 0.03) if du or dt]
+    more = _cnn_cards(image, [_shifted(hyps[i].quad, du, dt) for i in again for du, dt in shifts], config)
+    best = list(first)
+    for k, i in enumerate(again):
+        for card in more[k * len(shifts):(k + 1) * len(shifts)]:
+            surest = best[i]
+            if card is not None and (surest is None or card["confidence"] > surest["confidence"]):
+                best[i] = card
+    return [c if c is not None and c["confidence"] >= config.peak_read_min else None for c in best]
+
+
+def _cnn_cards(image: U8, quads: list[F32], config: RecognizerConfig) -> list[dict[str, Any] | None]:
+    """The corner CNN's card (``card_from_corner``) read at the top-left index corner of each card
+    of ``quads``, in one pass, or None where it reads no rank (a Joker's word, a blank corner, art)."""
+    if not quads:
+        return []
     from .cnn import corner_read, load_cnn
 
-    # The detector places the index within a few pixels, but the card's outline laid out from it is
-    # a little off, and the CNN reads a corner best with the index where it was trained to see it:
-    # each peak is read from nine layouts, the index moved by up to 3% of the card each way, and
-    # the surest read is taken.
-    shifts = [(du, dt) for du in (-0.03, 0.0, 0.03) for dt in (-0.03, 0.0, 0.03)]
-    quads = [_shifted(h.quad, du, dt) for h in hyps for du, dt in shifts]
-    kind, suit = load_cnn().probabilities([corner_at(scene.image, q, config) for q in quads])
-    new: list[tuple[float, IndexHypothesis, dict[str, Any]]] = []
-    for i, hyp in enumerate(hyps):
-        best: dict[str, Any] | None = None
-        for j in range(i * len(shifts), (i + 1) * len(shifts)):
-            read = corner_read(kind[j], suit[j])
-            if read.probs is not None:
-                card = card_from_corner(read, quads[j], config)
-                if card["code"] not in ("unknown", "JK") and (best is None or card["confidence"] > best["confidence"]):
-                    best = card
-        if best is None or best["confidence"] < config.peak_read_min:
-            continue
-        if any(c["code"] == best["code"] and _near(hyp.anchor, c["corners"]) for c in cards):
-            continue  # a card read already, its outline laid out a little off: the same card
-        new.append((float(best["confidence"]), hyp, {**best, "confidence": round(min(float(best["confidence"]), config.witness_cap), 4)}))
-    new.sort(key=lambda n: -n[0])
-    kept: list[tuple[float, IndexHypothesis, dict[str, Any]]] = []
-    for n in new:
-        q = n[1].quad
-        if any(_in_corner(n[1].anchor, k[1].quad, config) or _in_corner(n[1].anchor, np.roll(k[1].quad, -2, axis=0), config)
-               or _in_corner(k[1].anchor, q, config) or _in_corner(k[1].anchor, np.roll(q, -2, axis=0), config)
-               or k[2]["code"] == n[2]["code"] and _near(n[1].anchor, k[2]["corners"]) for k in kept):
-            continue  # the same card's other index, or the same index twice
-        kept.append(n)
-    return cards + [k[2] for k in kept]
+    kind, suit = load_cnn().probabilities([corner_at(image, q, config) for q in quads])
+    out: list[dict[str, Any] | None] = []
+    for j, q in enumerate(quads):
+        read = corner_read(kind[j], suit[j])
+        card = card_from_corner(read, q, config) if read.probs is not None else None
+        out.append(card if card is not None and card["code"] not in ("unknown", "JK") else None)
+    return out
+
+
+def _at_index(point: tuple[float, float], quad: F32) -> bool:
+    """Whether ``point`` lies where the card ``quad`` (TL, TR, BR, BL) prints its top-left index (a
+    quarter of its width and three tenths of its height from its corner)."""
+    q = quad.astype(np.float64)
+    across, down = q[1] - q[0], q[3] - q[0]
+    rel = np.asarray(point) - q[0]
+    u, t = rel @ across / (across @ across), rel @ down / (down @ down)
+    return bool(-0.05 <= u <= 0.25 and -0.05 <= t <= 0.3)
 
 
 class _Region:
