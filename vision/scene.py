@@ -92,13 +92,20 @@ def _peak_cards(scene: _Scene, regions: list[Contour], cards: list[dict[str, Any
     if (config.peak_reader != "on" or config.index_detector != "on" or config.cnn_witness_scenes == "off"
             or config.corner_reader != "mlp" or model.profile is not None and config.cnn_witness_enrolled == "off"):
         return cards
-    quads = [np.asarray(c["corners"], np.float32) for c in cards]
+    quads = np.array([c["corners"] for c in cards], np.float64).reshape(-1, 4, 2)
+    turned = np.roll(quads, -2, axis=1)  # each card turned half round: its bottom-right index corner
+    unsure_cards = np.array([c["confidence"] < config.witness_sure for c in cards], bool)
     hyps: list[tuple[IndexHypothesis, list[int]]] = []  # a peak, and the unsure cards whose top-left index it is
     for contour in _trimmed(regions, card_h):
         for hyp in _detector_hypotheses(scene, contour, card_h, config):
-            held = [i for i, q in enumerate(quads) if _in_corner(hyp.anchor, q, config) or _in_corner(hyp.anchor, np.roll(q, -2, axis=0), config)]
-            unsure = [i for i in held if cards[i]["confidence"] < config.witness_sure and _at_index(hyp.anchor, quads[i])]
-            if not held or unsure:
+            u, t = _places(hyp.anchor, quads)
+            ut, tt = _places(hyp.anchor, turned)
+            held = ((u >= -0.05) & (u <= config.corner_w) & (t >= -0.05) & (t <= 0.55)
+                    | (ut >= -0.05) & (ut <= config.corner_w) & (tt >= -0.05) & (tt <= 0.55))  # as _in_corner
+            # where the card prints its top-left index: a quarter of its width, three tenths of its height
+            at_index = (u >= -0.05) & (u <= 0.25) & (t >= -0.05) & (t <= 0.3)
+            unsure = [int(i) for i in np.flatnonzero(held & at_index & unsure_cards)]
+            if not held.any() or unsure:
                 hyps.append((hyp, unsure))
     if not hyps:
         return cards
@@ -162,14 +169,15 @@ def _cnn_cards(image: U8, quads: list[F32], config: RecognizerConfig) -> list[di
     return out
 
 
-def _at_index(point: tuple[float, float], quad: F32) -> bool:
-    """Whether ``point`` lies where the card ``quad`` (TL, TR, BR, BL) prints its top-left index (a
-    quarter of its width and three tenths of its height from its corner)."""
-    q = quad.astype(np.float64)
-    across, down = q[1] - q[0], q[3] - q[0]
-    rel = np.asarray(point) - q[0]
-    u, t = rel @ across / (across @ across), rel @ down / (down @ down)
-    return bool(-0.05 <= u <= 0.25 and -0.05 <= t <= 0.3)
+def _places(point: tuple[float, float], quads: F64) -> tuple[F64, F64]:
+    """Where ``point`` lies on each card of ``quads`` (N, 4, 2: TL, TR, BR, BL): fractions of the
+    card's width along its top edge and of its height down its side, from its top-left corner."""
+    tl = quads[:, 0]
+    across, down = quads[:, 1] - tl, quads[:, 3] - tl
+    rel = np.asarray(point, np.float64) - tl
+    u = (rel * across).sum(axis=1) / np.maximum((across * across).sum(axis=1), 1e-9)
+    t = (rel * down).sum(axis=1) / np.maximum((down * down).sum(axis=1), 1e-9)
+    return f64(u), f64(t)
 
 
 class _Region:
@@ -213,6 +221,7 @@ class _Scene:
         self._regions: dict[tuple[str, tuple[int, ...], bytes], _Region] = {}
         self._outlines = regions or []
         self._peaks: list[IndexPeak] | None = None
+        self.learned: dict[tuple[str, tuple[int, ...], bytes, float], list[IndexHypothesis]] = {}
 
     def peaks(self, config: RecognizerConfig) -> list[IndexPeak]:
         """The index centres the learned detector finds around the scene's card-white regions (run
@@ -374,7 +383,17 @@ def _detector_hypotheses(scene: _Scene, contour: Contour, card_h: float,
     """Cards laid out from the learned detector's index centres inside a card-white region: from the
     centre, the card's "down" it predicts (turned onto the region's edge directions when one runs
     within 14 degrees), the index centre's place on its card it predicts, and the scene's card size.
-    The rank's place is left to the corner's read (the glyph nearest the corner)."""
+    The rank's place is left to the corner's read (the glyph nearest the corner).  Made once per
+    region and card size (the CNN's pass at the peaks asks again)."""
+    key = (*_key(contour), card_h)
+    if key not in scene.learned:
+        scene.learned[key] = _laid_from_peaks(scene, contour, card_h, config)
+    return scene.learned[key]
+
+
+def _laid_from_peaks(scene: _Scene, contour: Contour, card_h: float,
+                     config: RecognizerConfig) -> list[IndexHypothesis]:
+    """``_detector_hypotheses``, made."""
     region = scene.region(contour)
     x0, y0 = region.origin
     inside = [p for p in scene.peaks(config) if cv2.pointPolygonTest(contour, (p.x, p.y), True) >= -2.0]
