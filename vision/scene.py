@@ -79,8 +79,10 @@ def _peak_cards(scene: _Scene, regions: list[Contour], cards: list[dict[str, Any
     """``cards`` weighed by the corner CNN's reads at the learned detector's index centres, with
     ``config.peak_reader`` on:
 
-    - where a card of ``cards`` that is not sure has its top-left index at a peak, and the CNN reads
-      another card there more surely (and ``peak_read_min`` or more), the card is the CNN's, unsure;
+    - where a card of ``cards`` has its top-left index at a peak and the CNN reads another card there
+      (``peak_read_min`` or more), a sure card is made unsure where the CNN's read is
+      ``witness_veto`` or more, and an unsure card is the CNN's read where that is surer
+      (``_weighed_at_index``);
     - where no card accounts for a peak (none has its top-left or bottom-right index corner there:
       a lower card of a hand whose index the glyph rules did not find or the perceptron did not
       read), the CNN's read there is a card of its own, unsure, unless a card of that code lies there
@@ -94,8 +96,7 @@ def _peak_cards(scene: _Scene, regions: list[Contour], cards: list[dict[str, Any
         return cards
     quads = np.array([c["corners"] for c in cards], np.float64).reshape(-1, 4, 2)
     turned = np.roll(quads, -2, axis=1)  # each card turned half round: its bottom-right index corner
-    unsure_cards = np.array([c["confidence"] < config.witness_sure for c in cards], bool)
-    hyps: list[tuple[IndexHypothesis, list[int]]] = []  # a peak, and the unsure cards whose top-left index it is
+    hyps: list[tuple[IndexHypothesis, list[int]]] = []  # a peak, and the cards whose top-left index it is
     for contour in _trimmed(regions, card_h):
         for hyp in _detector_hypotheses(scene, contour, card_h, config):
             u, t = _places(hyp.anchor, quads)
@@ -104,24 +105,23 @@ def _peak_cards(scene: _Scene, regions: list[Contour], cards: list[dict[str, Any
                     | (ut >= -0.05) & (ut <= config.corner_w) & (tt >= -0.05) & (tt <= 0.55))  # as _in_corner
             # where the card prints its top-left index: a quarter of its width, three tenths of its height
             at_index = (u >= -0.05) & (u <= 0.25) & (t >= -0.05) & (t <= 0.3)
-            unsure = [int(i) for i in np.flatnonzero(held & at_index & unsure_cards)]
-            if not held.any() or unsure:
-                hyps.append((hyp, unsure))
+            at = [int(i) for i in np.flatnonzero(held & at_index)]
+            if at or not held.any():
+                hyps.append((hyp, at))
     if not hyps:
         return cards
-    reads = [(card, hyp, unsure) for card, (hyp, unsure) in zip(_surest_reads(scene.image, [h for h, _ in hyps], config), hyps, strict=True)
+    reads = [(card, hyp, at) for card, (hyp, at) in zip(_surest_reads(scene.image, [h for h, _ in hyps], config), hyps, strict=True)
              if card is not None]
     out = list(cards)
     weighed: set[int] = set()
     added: list[tuple[IndexHypothesis, dict[str, Any]]] = []
-    for read, hyp, unsure in sorted(reads, key=lambda r: -float(r[0]["confidence"])):
+    for read, hyp, at in sorted(reads, key=lambda r: -float(r[0]["confidence"])):
         card = {**read, "confidence": round(min(float(read["confidence"]), config.witness_cap), 4)}
-        if unsure:
-            for i in unsure:
+        if at:
+            for i in at:
                 if i not in weighed:
                     weighed.add(i)  # by the surest read at its index only
-                    if out[i]["code"] != card["code"] and read["confidence"] > out[i]["confidence"]:
-                        out[i] = {k: v for k, v in out[i].items() if k != "guesses"} | {"code": card["code"], "confidence": card["confidence"]}
+                    out[i] = _weighed_at_index(out[i], read, config)
             continue
         if any(c["code"] == card["code"] and _near(hyp.anchor, c["corners"]) for c in out):
             continue  # a card read already, its outline laid out a little off: the same card
@@ -131,6 +131,23 @@ def _peak_cards(scene: _Scene, regions: list[Contour], cards: list[dict[str, Any
             continue  # the same card's other index, or the same index twice
         added.append((hyp, card))
     return out + [c for _, c in added]
+
+
+def _weighed_at_index(card: dict[str, Any], read: dict[str, Any], config: RecognizerConfig) -> dict[str, Any]:
+    """A scene's ``card`` weighed by the CNN's ``read`` at a detector peak on its top-left index: a
+    sure card the CNN reads as another one with some confidence (``witness_veto``) is made unsure
+    (``witness_cap``), its code kept; an unsure card the CNN reads as another one more surely is the
+    CNN's read, unsure."""
+    if card["code"] == read["code"]:
+        return card
+    if card["confidence"] >= config.witness_sure:
+        if read["confidence"] < config.witness_veto:
+            return card
+        return {**card, "confidence": round(min(float(card["confidence"]), config.witness_cap), 4)}
+    if read["confidence"] <= card["confidence"]:
+        return card
+    named = {k: v for k, v in card.items() if k != "guesses"}
+    return {**named, "code": read["code"], "confidence": round(min(float(read["confidence"]), config.witness_cap), 4)}
 
 
 def _surest_reads(image: U8, hyps: list[IndexHypothesis], config: RecognizerConfig) -> list[dict[str, Any] | None]:
