@@ -77,6 +77,9 @@ class RecognizerConfig:
     witness_sure: float = 0.9
     witness_veto: float = 0.6
     witness_cap: float = 0.85
+    # "arbitrate": where both are unsure and disagree, the CNN's read comes first unless the perceptron's
+    # is surer by more than this (chosen on recorded shoe reads of the unseen faces at other seeds).
+    witness_margin: float = 0.1
     # The CNN's "blank corner" counts only where most of the crop is paper: at least this share of it
     # within 40 grey levels of its paper (a Joker's blank corners: 0.63-0.93 on the development and
     # generated Jokers; noise, which the CNN was never shown, 0.30-0.33).

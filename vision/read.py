@@ -154,16 +154,21 @@ def weigh(card: dict[str, Any], reads: list[CornerRead], mode: str, config: Reco
     named = {k: v for k, v in card.items() if k != "guesses"}
     if code != own:
         if card["code"] != "unknown" and card["confidence"] >= config.witness_sure:
-            if confidence >= config.witness_veto:
-                return {**card, "confidence": round(min(float(card["confidence"]), config.witness_cap), 4)}
-            return card
-        if mode not in ("rescue", "arbitrate") or confidence < config.unknown_below or code == "JK":
+            if confidence < config.witness_veto:
+                return card
+            if mode == "arbitrate" and confidence > card["confidence"] and code != "JK":
+                # Vetoed by a surer read of another card: the CNN's read first, and the tablet asks.
+                return {**named, "code": code, "confidence": round(min(float(confidence), config.witness_cap), 4)}
+            return {**card, "confidence": round(min(float(card["confidence"]), config.witness_cap), 4)}
+        if (mode not in ("rescue", "arbitrate") or confidence < config.unknown_below
+                or code == "JK" and confidence < config.witness_sure):  # a Joker only by its word read surely
             return card
         nothing = card["code"] == "unknown" or card["code"] == "JK" and card["confidence"] < config.witness_sure
         if nothing:
             return {**named, "code": code, "confidence": round(float(confidence), 4)}
-        if mode == "arbitrate" and confidence > card["confidence"]:
-            # Both unsure of their own reads, the CNN less so: its read first, and the tablet asks.
+        if mode == "arbitrate" and confidence > card["confidence"] - config.witness_margin:
+            # Both unsure of their own reads, the CNN about as sure or surer (its unsure reads are
+            # right more often than the perceptron's): its read first, and the tablet asks.
             return {**named, "code": code, "confidence": round(min(float(confidence), config.witness_cap), 4)}
         return card
     if mode in ("agree", "rescue", "arbitrate") and sure and confidence > card["confidence"]:
