@@ -160,12 +160,13 @@ def weigh(card: dict[str, Any], reads: list[CornerRead], mode: str, config: Reco
                 # Vetoed by a surer read of another card: the CNN's read first, and the tablet asks.
                 return {**named, "code": code, "confidence": round(min(float(confidence), config.witness_cap), 4)}
             return {**card, "confidence": round(min(float(card["confidence"]), config.witness_cap), 4)}
+        joker = code == "JK"  # a Joker only by its word read surely in a card's two corners, and asked
         if (mode not in ("rescue", "arbitrate") or confidence < config.unknown_below
-                or code == "JK" and confidence < config.witness_sure):  # a Joker only by its word read surely
+                or joker and (confidence < config.witness_sure or len(reads) < 2)):
             return card
         nothing = card["code"] == "unknown" or card["code"] == "JK" and card["confidence"] < config.witness_sure
         if nothing:
-            return {**named, "code": code, "confidence": round(float(confidence), 4)}
+            return {**named, "code": code, "confidence": round(float(min(confidence, config.witness_cap) if joker else confidence), 4)}
         if mode == "arbitrate" and confidence > card["confidence"] - config.witness_margin:
             # Both unsure of their own reads, the CNN about as sure or surer (its unsure reads are
             # right more often than the perceptron's): its read first, and the tablet asks.

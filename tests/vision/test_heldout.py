@@ -207,13 +207,22 @@ def test_arbitrate_puts_the_cnns_surer_read_first_where_the_perceptron_is_unsure
     surer = {"code": "5S", "confidence": 0.88, "corners": []}
     assert _witnessed(surer, _FakeCnn(kind=5, suit=0, p=0.6), monkeypatch, "arbitrate") == surer  # the CNN no surer
     sure = {"code": "5S", "confidence": 0.97, "corners": []}
-    vetoed = _witnessed(sure, cnn, monkeypatch, "arbitrate")
-    assert vetoed["code"] == "5S" and vetoed["confidence"] == 0.85  # a sure read is only vetoed
+    vetoed = _witnessed(sure, _FakeCnn(kind=5, suit=0, p=0.8), monkeypatch, "arbitrate")
+    assert vetoed["code"] == "5S" and vetoed["confidence"] == 0.85  # vetoed by a less sure read: only vetoed
+    overruled = _witnessed(sure, cnn, monkeypatch, "arbitrate")
+    assert overruled["code"] == "6S" and overruled["confidence"] == 0.85  # by a surer one: its read first, asked
     assert _witnessed(sure, _FakeCnn(kind=5, suit=0, p=0.55), monkeypatch, "arbitrate") == sure  # below witness_veto
     unknown = {"code": "unknown", "confidence": 0.43, "corners": [], "guesses": [{"code": "6S", "confidence": 0.43}]}
     agreed = _witnessed(unknown, _FakeCnn(kind=5, suit=0, p=0.75), monkeypatch, "arbitrate")
     assert agreed["code"] == "6S" and 0.5 <= agreed["confidence"] < 0.9 and "guesses" not in agreed
     assert _witnessed(unknown, _FakeCnn(kind=5, suit=0, p=0.75), monkeypatch, "rescue") == unknown
+    # Both unsure: the CNN's read first unless the perceptron's is surer by more than witness_margin.
+    nearly = {"code": "5S", "confidence": 0.8, "corners": []}
+    assert _witnessed(nearly, _FakeCnn(kind=5, suit=0, p=0.85), monkeypatch, "arbitrate")["code"] == "6S"  # 0.72
+    assert _witnessed({**nearly, "confidence": 0.84}, _FakeCnn(kind=5, suit=0, p=0.85), monkeypatch, "arbitrate")["code"] == "5S"
+    # The CNN's Joker (its word read in both corners) where the perceptron names nothing: offered, asked.
+    joker = _witnessed(unknown, _FakeCnn(kind=13, suit=0), monkeypatch, "arbitrate")
+    assert joker["code"] == "JK" and joker["confidence"] == 0.85
 
 
 def test_scene_cards_have_a_witness_mode_of_their_own_arbitrate_by_default(monkeypatch):
