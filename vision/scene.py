@@ -152,11 +152,11 @@ def _weighed_at_index(card: dict[str, Any], read: dict[str, Any], config: Recogn
 
 def _surest_reads(image: U8, hyps: list[IndexHypothesis], config: RecognizerConfig) -> list[dict[str, Any] | None]:
     """The corner CNN's card at each hypothesis laid out from a detector peak, or None where it reads
-    no card of ``peak_read_min`` or more.  The detector
-    places the index within a few pixels, but the card's outline laid out from it is a little off,
-    and the CNN reads a corner best with the index where it was trained to see it: a peak whose card
-    the CNN does not read surely (``witness_sure``) as laid out is read again from eight more
-    layouts, the index moved by 3% of the card each way, and the surest read is taken."""
+    no card of ``peak_read_min`` or more.  The detector places the index within a few pixels, but
+    the card's outline laid out from it is a little off, and the CNN reads a corner best with the
+    index where it was trained to see it: a peak whose card the CNN does not read surely
+    (``witness_sure``) as laid out is read again from eight more layouts, the index moved by 3% of
+    the card each way, and the surest read is taken."""
     first = _cnn_cards(image, [h.quad for h in hyps], config)
     again = [i for i, c in enumerate(first) if c is None or c["confidence"] < config.witness_sure * config.single_corner_factor]
     shifts = [(du, dt) for du in (-0.03, 0.0, 0.03) for dt in (-0.03, 0.0, 0.03) if du or dt]
