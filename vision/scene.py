@@ -83,7 +83,7 @@ def _peak_cards(scene: _Scene, regions: list[Contour], cards: list[dict[str, Any
       (``peak_read_min`` or more), a sure card is made unsure where the CNN's read is
       ``witness_veto`` or more, and an unsure card is the CNN's read where that is surer
       (``_weighed_at_index``), unless another card lying near has that code (the crop took in its
-      index);
+      index: the unsure card is left as it is);
     - where no card accounts for a peak (none has its top-left or bottom-right index corner there:
       a lower card of a hand whose index the glyph rules did not find or the perceptron did not
       read), the CNN's read there is a card of its own, unsure, unless a card of that code lies there
@@ -122,9 +122,10 @@ def _peak_cards(scene: _Scene, regions: list[Contour], cards: list[dict[str, Any
             for i in at:
                 if i not in weighed:
                     weighed.add(i)  # by the surest read at its index only
-                    if not any(c["code"] == read["code"] and _near(hyp.anchor, c["corners"]) for j, c in enumerate(out) if j != i):
-                        # (where a card lying near holds the code the CNN reads, it read that card's index)
-                        out[i] = _weighed_at_index(out[i], read, config)
+                    if out[i]["confidence"] < config.witness_sure and any(
+                            c["code"] == read["code"] and _near(hyp.anchor, c["corners"]) for j, c in enumerate(out) if j != i):
+                        continue  # a card lying near holds the code the CNN reads: the crop took in its index
+                    out[i] = _weighed_at_index(out[i], read, config)
             continue
         if any(c["code"] == card["code"] and _near(hyp.anchor, c["corners"]) for c in out):
             continue  # a card read already, its outline laid out a little off: the same card
