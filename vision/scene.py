@@ -101,9 +101,7 @@ def _peak_cards(scene: _Scene, regions: list[Contour], cards: list[dict[str, Any
     for contour in _trimmed(regions, card_h):
         for hyp in _detector_hypotheses(scene, contour, card_h, config):
             u, t = _places(hyp.anchor, quads)
-            ut, tt = _places(hyp.anchor, turned)
-            held = ((u >= -0.05) & (u <= config.corner_w) & (t >= -0.05) & (t <= 0.55)
-                    | (ut >= -0.05) & (ut <= config.corner_w) & (tt >= -0.05) & (tt <= 0.55))  # as _in_corner
+            held = _in_corner_at(u, t, config) | _in_corner_at(*_places(hyp.anchor, turned), config)
             # where the card prints its top-left index: a quarter of its width, three tenths of its height
             at_index = (u >= -0.05) & (u <= 0.25) & (t >= -0.05) & (t <= 0.3)
             at = [int(i) for i in np.flatnonzero(held & at_index)]
@@ -117,7 +115,6 @@ def _peak_cards(scene: _Scene, regions: list[Contour], cards: list[dict[str, Any
     weighed: set[int] = set()
     added: list[tuple[IndexHypothesis, dict[str, Any]]] = []
     for read, hyp, at in sorted(reads, key=lambda r: -float(r[0]["confidence"])):
-        card = {**read, "confidence": round(min(float(read["confidence"]), config.witness_cap), 4)}
         if at:
             for i in at:
                 if i not in weighed:
@@ -127,6 +124,7 @@ def _peak_cards(scene: _Scene, regions: list[Contour], cards: list[dict[str, Any
                         continue  # a card lying near holds the code the CNN reads: the crop took in its index
                     out[i] = _weighed_at_index(out[i], read, config)
             continue
+        card = {**read, "confidence": round(min(float(read["confidence"]), config.witness_cap), 4)}
         if any(c["code"] == card["code"] and _near(hyp.anchor, c["corners"]) for c in out):
             continue  # a card read already, its outline laid out a little off: the same card
         if any(_in_corner(hyp.anchor, k.quad, config) or _in_corner(hyp.anchor, np.roll(k.quad, -2, axis=0), config)
@@ -462,11 +460,12 @@ def _other_corner(hyp: IndexHypothesis, read: IndexHypothesis, config: Recognize
 def _in_corner(point: tuple[float, float], quad: F32, config: RecognizerConfig) -> bool:
     """Whether ``point`` lies in the index corner of the card ``quad`` (TL, TR, BR, BL), a little
     longer than the corner that is read (a word runs on below it)."""
-    tl, tr, bl = quad[0].astype(np.float64), quad[1].astype(np.float64), quad[3].astype(np.float64)
-    across, down = tr - tl, bl - tl
-    rel = np.asarray(point) - tl
-    u, t = rel @ across / (across @ across), rel @ down / (down @ down)
-    return bool(-0.05 <= u <= config.corner_w and -0.05 <= t <= 0.55)
+    return bool(_in_corner_at(*_places(point, quad.astype(np.float64)[None]), config)[0])
+
+
+def _in_corner_at(u: F64, t: F64, config: RecognizerConfig) -> Bools:
+    """Whether places on cards (``_places``) lie in their index corners, as ``_in_corner``."""
+    return (u >= -0.05) & (u <= config.corner_w) & (t >= -0.05) & (t <= 0.55)
 
 
 def _ceil_of(fraction: float) -> U8:
