@@ -73,6 +73,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="instead of training: join these exported models into one ensemble (calibrated anew)")
     tc.add_argument("--wide-chunks", type=int, default=0,
                     help="and this many chunks drawn more widely: slanted ranks, smaller indices (seeds 3000...)")
+    tc.add_argument("--scene-chunks", type=int, default=0,
+                    help="and this many chunks of corners laid out from the index detector's peaks in table scenes (seeds 5000...)")
     tc.add_argument("--epochs", type=int, default=None, help="epochs over the training corners (default 4)")
     tc.add_argument("--seed", type=int, default=1, help="the training's random seed")
     tc.add_argument("--threads", type=int, default=2, help="torch's threads")
@@ -164,7 +166,7 @@ def _run(args: argparse.Namespace) -> int:
             return 0
         train_cnn(args.out or MODEL_PATH, cache=args.cache, resume=args.resume, minutes=args.minutes, max_lr=args.max_lr,
                   chunks=args.chunks, epochs=args.epochs or EPOCHS, seed=args.seed, threads=args.threads,
-                  wide_chunks=args.wide_chunks)
+                  wide_chunks=args.wide_chunks, scene_chunks=args.scene_chunks)
         return 0
     if args.command == "train-detector":
         from .detector import MODEL_PATH as DETECTOR_PATH

@@ -46,10 +46,8 @@ def find_cards(image: U8, config: RecognizerConfig, mask: U8 | None = None,
     model = model or load_model()
     if mask is None:
         mask = card_mask(image)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    regions = _card_regions(mask)
     h_img = image.shape[0]
-    min_area = (0.1 * h_img) ** 2 * 0.35
-    regions = [as_contour(c) for c in contours if cv2.contourArea(c) >= min_area]
     measured = _card_height(regions, h_img)
     scene = _Scene(image, regions)
     if measured is not None:
@@ -72,6 +70,29 @@ def find_cards(image: U8, config: RecognizerConfig, mask: U8 | None = None,
             best = (score, cards, card_h)
     assert best is not None
     return _peak_cards(scene, regions, scene_witness(best[1], image, model, config), best[2], model, config)
+
+
+def _card_regions(mask: U8) -> list[Contour]:
+    """The outlines of a scene's card-white regions (``card_mask``) large enough to hold a card."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    min_area = (0.1 * mask.shape[0]) ** 2 * 0.35
+    return [as_contour(c) for c in contours if cv2.contourArea(c) >= min_area]
+
+
+def peak_layouts(image: U8, config: RecognizerConfig, card_h: float | None = None) -> list[IndexHypothesis]:
+    """The cards the peak pass (``_peak_cards``) lays out from the learned detector's index centres
+    in a scene: at the scene's measured card height, or at ``card_h`` where none is measured (the
+    corner CNN's scene corpus, ``vision/tools/cnn_scene_data.py``, reads its crops from these)."""
+    regions = _card_regions(card_mask(image))
+    measured = _card_height(regions, image.shape[0]) or card_h
+    if measured is None:
+        return []
+    return _peak_layouts(_Scene(image, regions), regions, measured, config)
+
+
+def _peak_layouts(scene: _Scene, regions: list[Contour], card_h: float, config: RecognizerConfig) -> list[IndexHypothesis]:
+    """The cards laid out from the detector's peaks in every (trimmed) region of ``scene``."""
+    return [hyp for contour in _trimmed(regions, card_h) for hyp in _detector_hypotheses(scene, contour, card_h, config)]
 
 
 def _peak_cards(scene: _Scene, regions: list[Contour], cards: list[dict[str, Any]], card_h: float, model: Mlp,
@@ -98,15 +119,14 @@ def _peak_cards(scene: _Scene, regions: list[Contour], cards: list[dict[str, Any
     quads = np.array([c["corners"] for c in cards], np.float64).reshape(-1, 4, 2)
     turned = np.roll(quads, -2, axis=1)  # each card turned half round: its bottom-right index corner
     hyps: list[tuple[IndexHypothesis, list[int]]] = []  # a peak, and the cards whose top-left index it is
-    for contour in _trimmed(regions, card_h):
-        for hyp in _detector_hypotheses(scene, contour, card_h, config):
-            u, t = _places(hyp.anchor, quads)
-            held = _in_corner_at(u, t, config) | _in_corner_at(*_places(hyp.anchor, turned), config)
-            # where the card prints its top-left index: a quarter of its width, three tenths of its height
-            at_index = (u >= -0.05) & (u <= 0.25) & (t >= -0.05) & (t <= 0.3)
-            at = [int(i) for i in np.flatnonzero(held & at_index)]
-            if at or not held.any():
-                hyps.append((hyp, at))
+    for hyp in _peak_layouts(scene, regions, card_h, config):
+        u, t = _places(hyp.anchor, quads)
+        held = _in_corner_at(u, t, config) | _in_corner_at(*_places(hyp.anchor, turned), config)
+        # where the card prints its top-left index: a quarter of its width, three tenths of its height
+        at_index = (u >= -0.05) & (u <= 0.25) & (t >= -0.05) & (t <= 0.3)
+        at = [int(i) for i in np.flatnonzero(held & at_index)]
+        if at or not held.any():
+            hyps.append((hyp, at))
     if not hyps:
         return cards
     reads = [(card, hyp, at) for card, (hyp, at) in zip(_surest_reads(scene.image, [h for h, _ in hyps], config), hyps, strict=True)

@@ -63,3 +63,30 @@ def test_it_reads_generated_shoe_scans_with_the_cnn(finnish):
     sure_wrong = [(w, g) for w, g, c in results if g not in (w, "unknown") and c >= 0.9]
     assert right / len(results) >= 0.6, [(w, g) for w, g, _ in results if w != g]
     assert len(sure_wrong) <= 1, sure_wrong
+
+
+def test_the_scene_corpus_crops_the_peak_pass_layouts_labelled_with_the_scenes_truth():
+    # The corner CNN's scene corpus: corners laid out from the detector's peaks in generated scenes of
+    # training fonts, as the peak pass reads them, each labelled with the card whose index the peak is at.
+    from vision.tools.cnn_scene_data import scene_corners
+    from vision.tools.detect_data import scene_style
+    from vision.tools.synth import table_image
+
+    train, _ = split_fonts()
+    xs, kinds, suits = [], [], []
+    codes: set[str] = set()
+    for i in range(3):
+        x, k, s = scene_corners(4242, i, train, DEFAULT_CONFIG)
+        rng = np.random.default_rng([4242, i])  # the same scene, drawn again for its truth
+        style, height = scene_style(rng, train)
+        _, label = table_image(rng, style=style, width=height * 16 // 9, height=height, indices=True)
+        named = {KINDS[a] + SUITS[b] for a, b in zip(k, s, strict=True) if b >= 0}
+        assert named <= {c["code"] for c in label["cards"]}  # every rank and suit is one of the scene's cards
+        codes |= named
+        xs.append(x), kinds.append(k), suits.append(s)
+    x, k, s = np.concatenate(xs), np.concatenate(kinds), np.concatenate(suits)
+    assert x.shape[1:] == (95, 54, 3) and len(x) == len(k) == len(s) >= 10
+    assert ((k < 13) == (s >= 0)).all()  # a suit exactly where a rank
+    assert len(codes) >= 5
+    right, _ = corner_outcome(*load_cnn().probabilities(list(x)), k, s)
+    assert right.mean() >= 0.8  # the corners are readable as labelled

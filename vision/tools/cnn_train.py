@@ -20,6 +20,8 @@ import numpy as np
 from vision.cnn import INPUT_H, INPUT_W, KINDS, MODEL_PATH, prepare
 
 from .cnn_data import PLAIN, WIDE, Variety, corpus, split_fonts
+from .cnn_scene_data import SCENE_SEED0
+from .cnn_scene_data import chunk as scene_chunk
 
 TRAIN_SEEDS = (100, 101, 200, 201)
 LARGE_SEED0 = 1000  # ``--chunks N``: the training chunks are seeds 1000 .. 1000 + N - 1 instead
@@ -159,12 +161,15 @@ def warm_start(model: Any, onnx_path: Path, x: np.ndarray) -> None:
 
 def train_cnn(out: Path = MODEL_PATH, *, cache: Path | None = None, epochs: int = EPOCHS, seed: int = 1,
               minutes: float = 16.0, resume: Path | None = None, max_lr: float = 3e-3, chunks: int | None = None,
-              threads: int = 2, wide_chunks: int = 0, log: Callable[[str], None] = print) -> dict[str, Any]:
+              threads: int = 2, wide_chunks: int = 0, scene_chunks: int = 0,
+              log: Callable[[str], None] = print) -> dict[str, Any]:
     """Draw the corpus, train, calibrate on held-out fonts, export ONNX with its temperatures to
     ``out`` (and ``out.json``); returns the held-out measures.  ``chunks``: that many chunks of
     ``PER_CHUNK`` training corners (seeds from ``LARGE_SEED0``) instead of ``TRAIN_SEEDS``;
     ``wide_chunks``: that many more, drawn more widely (``cnn_data.WIDE``: slanted ranks, smaller
-    indices, more suits beside the rank; seeds from ``WIDE_SEED0``)."""
+    indices, more suits beside the rank; seeds from ``WIDE_SEED0``); ``scene_chunks``: that many more
+    of corners laid out from the index detector's peaks in table scenes, as the scene reader reads
+    them (``cnn_scene_data``; seeds from ``SCENE_SEED0``)."""
     import torch
 
     torch.manual_seed(seed)
@@ -173,6 +178,7 @@ def train_cnn(out: Path = MODEL_PATH, *, cache: Path | None = None, epochs: int 
     seeds = TRAIN_SEEDS if chunks is None else tuple(range(LARGE_SEED0, LARGE_SEED0 + chunks))
     parts = [chunk(s, PER_CHUNK, False, cache) for s in seeds]
     parts += [chunk(s, PER_CHUNK, False, cache, WIDE) for s in range(WIDE_SEED0, WIDE_SEED0 + wide_chunks)]
+    parts += [scene_chunk(s, cache, log=log) for s in range(SCENE_SEED0, SCENE_SEED0 + scene_chunks)]
     x = prepare(list(np.concatenate([p[0] for p in parts])))
     k = np.concatenate([p[1] for p in parts])
     s = np.concatenate([p[2] for p in parts])

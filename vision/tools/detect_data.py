@@ -27,7 +27,7 @@ import numpy as np
 from vision.detector import reduce
 
 from .cnn_data import family, split_fonts
-from .synth import INDEX_LAYOUTS, design_style, random_style, table_image
+from .synth import INDEX_LAYOUTS, CardStyle, design_style, random_style, table_image
 
 LABEL_COLUMNS = ("x", "y", "dx", "dy", "covered", "card_h", "u", "t")
 HEIGHTS = (720, 720, 720, 720, 540, 1080)  # scene heights drawn (16:9), reduced to the detector's input
@@ -37,6 +37,21 @@ def scene(seed: int, index: int, fonts: list[str]) -> tuple[np.ndarray, np.ndarr
     """Scene ``index`` of corpus ``seed`` drawn with ``fonts``: the reduced scene (h, w) uint8 and its
     labels (n, len(LABEL_COLUMNS)) float32."""
     rng = np.random.default_rng([seed, index])
+    style, height = scene_style(rng, fonts)
+    img, label = table_image(rng, style=style, width=height * 16 // 9, height=height, indices=True)
+    small, sx, sy = reduce(img)
+    rows = []
+    for card in label["cards"]:
+        for ix in card["indices"]:
+            d = np.array(ix["down"]) * [sx, sy]
+            d /= np.linalg.norm(d) + 1e-12
+            rows.append([ix["centre"][0] * sx, ix["centre"][1] * sy, d[0], d[1], ix["covered"],
+                         card["height_px"] * sy, ix["corner"][0], ix["corner"][1]])  # fmt: skip
+    return small, np.array(rows, np.float32).reshape(-1, len(LABEL_COLUMNS))
+
+
+def scene_style(rng: np.random.Generator, fonts: list[str]) -> tuple[CardStyle, int]:
+    """A corpus scene's deck design (drawn with ``fonts``) and picture height, as ``scene`` draws them."""
     font = fonts[int(rng.integers(len(fonts)))]
     allowed = {family(p) for p in fonts}
     if rng.random() < 0.5:
@@ -49,17 +64,7 @@ def scene(seed: int, index: int, fonts: list[str]) -> tuple[np.ndarray, np.ndarr
         style = design_style(1_000_000 + int(rng.integers(1_000_000)), font, finnish=bool(rng.random() < 0.5), index=layout)
         if style.suit_font and family(style.suit_font) not in allowed | {"NotoSansSymbols"}:
             style = replace(style, suit_font=None)
-    height = HEIGHTS[int(rng.integers(len(HEIGHTS)))]
-    img, label = table_image(rng, style=style, width=height * 16 // 9, height=height, indices=True)
-    small, sx, sy = reduce(img)
-    rows = []
-    for card in label["cards"]:
-        for ix in card["indices"]:
-            d = np.array(ix["down"]) * [sx, sy]
-            d /= np.linalg.norm(d) + 1e-12
-            rows.append([ix["centre"][0] * sx, ix["centre"][1] * sy, d[0], d[1], ix["covered"],
-                         card["height_px"] * sy, ix["corner"][0], ix["corner"][1]])  # fmt: skip
-    return small, np.array(rows, np.float32).reshape(-1, len(LABEL_COLUMNS))
+    return style, HEIGHTS[int(rng.integers(len(HEIGHTS)))]
 
 
 def chunk(seed: int, n: int, held_out: bool, cache: Path | None,

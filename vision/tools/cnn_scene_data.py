@@ -1,0 +1,99 @@
+"""The corner CNN's scene corpus: index corners as the peak pass (``scene._peak_cards``) reads them.
+
+In a table scene the CNN reads a corner laid out from a peak of the learned index detector: the
+card's outline is made from the peak's centre, its "down" and the scene's card size, so the index
+sits a little off where a card's own outline puts it, on cards 85-210 px tall, blurred and
+compressed, beside a neighbour's index.  The first corpus (``cnn_data``) draws corners at their
+own outline; this one draws table scenes as the detector's corpus does (``detect_data.scene_style``:
+training fonts only, designs numbered from 1,000,000), runs the real detector and the real layout
+(``scene.peak_layouts``) and crops each layout as the reader does (``read.corner_at``), half of
+them moved as the reader's second looks move them (``scene._shifted``, up to 3% of the card).
+
+Labels from the scene's own truth (``synth.table_image(indices=True)``): a layout whose peak lies at
+a printed index (within 6% of the card's height) with the card's "down" the index's is that card's
+rank and suit where the index is visible (less than a fifth covered); at an index turned the other
+way, or at no index within 20% of the card's height, it is "no index".  Layouts at a covered index
+(or nearly at one), and at Jokers, are left out: their truth is not a corner's.
+
+Only our own cards are rendered; used only to train and measure, never at run time.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from vision.cnn import KINDS, NONE, SUITS
+from vision.config import RecognizerConfig
+from vision.read import corner_at
+from vision.scene import _shifted, peak_layouts
+
+from .cnn_data import split_fonts
+from .detect_data import scene_style
+from .synth import table_image
+
+SCENE_SEED0 = 5000  # ``train-cnn --scene-chunks N``: scene corpus seeds 5000 .. 5000 + N - 1
+SCENES_PER_CHUNK = 150
+AT, AWAY = 0.06, 0.2  # a peak at an index: within this share of the card's height; at none: beyond this one
+
+
+def scene_corners(seed: int, index: int, fonts: list[str], config: RecognizerConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Scene ``index`` of corpus ``seed``: its labelled layouts' corners (BGR uint8 (n, h, w, 3) as
+    ``corner_at`` crops them), kinds (n,) and suits (n,; -1 where no rank)."""
+    rng = np.random.default_rng([seed, index])
+    style, height = scene_style(rng, fonts)
+    img, label = table_image(rng, style=style, width=height * 16 // 9, height=height, indices=True)
+    truth = [(card, ix) for card in label["cards"] for ix in card["indices"]]
+    sizes = [c["height_px"] for c in label["cards"]]
+    card_h = float(np.median(sizes)) * float(rng.uniform(0.9, 1.1))
+    xs, kinds, suits = [], [], []
+    for hyp in peak_layouts(img, config, card_h):
+        q = hyp.quad.astype(np.float64)
+        down = q[3] - q[0]
+        size = float(np.linalg.norm(down))
+        down /= size + 1e-12
+        near = min(((float(np.hypot(ix["centre"][0] - hyp.anchor[0], ix["centre"][1] - hyp.anchor[1])) / card["height_px"],
+                     card, ix) for card, ix in truth), key=lambda r: r[0], default=None)  # fmt: skip
+        if near is not None and near[0] <= AT:
+            _, card, ix = near
+            if float(np.dot(down, ix["down"])) < 0:
+                kind, suit = NONE, -1  # the index turned the other way: no index read this way
+            elif ix["covered"] > 0.1 or card["code"] == "JK":
+                continue
+            else:
+                kind, suit = KINDS.index(card["code"][0]), SUITS.index(card["code"][1])
+        elif near is None or near[0] > AWAY:
+            kind, suit = NONE, -1
+        else:
+            continue
+        quad = hyp.quad
+        if rng.random() < 0.5:
+            quad = _shifted(quad, float(rng.uniform(-0.03, 0.03)), float(rng.uniform(-0.03, 0.03)))
+        xs.append(corner_at(img, quad, config))
+        kinds.append(kind)
+        suits.append(suit)
+    if not xs:
+        w, h = config.card_width, config.card_height
+        return np.zeros((0, int(config.corner_h * h), int(config.corner_w * w), 3), np.uint8), np.zeros(0, np.int64), np.zeros(0, np.int64)
+    return np.stack(xs), np.array(kinds, np.int64), np.array(suits, np.int64)
+
+
+def chunk(seed: int, cache: Path | None, n: int = SCENES_PER_CHUNK, log: object = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The corners of ``n`` scenes of corpus ``seed`` (training fonts), cached as ``cache/scene_{seed}_{n}.npz``."""
+    name = f"scene_{seed}_{n}.npz"
+    if cache is not None and (cache / name).is_file():
+        with np.load(cache / name) as d:
+            return d["x"], d["k"], d["s"]
+    fonts, _ = split_fonts()
+    config = RecognizerConfig()
+    parts = [scene_corners(seed, i, fonts, config) for i in range(n)]
+    x = np.concatenate([p[0] for p in parts])
+    k = np.concatenate([p[1] for p in parts])
+    s = np.concatenate([p[2] for p in parts])
+    if callable(log):
+        log(f"  scene chunk {seed}: {len(k)} corners from {n} scenes, {(k != NONE).sum()} of them indices")
+    if cache is not None:
+        cache.mkdir(parents=True, exist_ok=True)
+        np.savez(cache / name, x=x, k=k, s=s)
+    return x, k, s
