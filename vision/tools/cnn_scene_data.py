@@ -20,7 +20,10 @@ Only our own cards are rendered; used only to train and measure, never at run ti
 
 from __future__ import annotations
 
+import math
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -36,6 +39,8 @@ from .synth import table_image
 SCENE_SEED0 = 5000  # ``train-cnn --scene-chunks N``: scene corpus seeds 5000 .. 5000 + N - 1
 SCENES_PER_CHUNK = 150
 AT, AWAY = 0.06, 0.2  # a peak at an index: within this share of the card's height; at none: beyond this one
+WEAK_PEAK = 0.1  # the detector's peaks from these odds are laid out (the reader lays out from ``detector_peak``)
+FACE_LAYOUTS = 3  # and this many cards laid out on a scene's card faces away from their indices: no index
 
 
 def scene_corners(seed: int, index: int, fonts: list[str], config: RecognizerConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -48,7 +53,9 @@ def scene_corners(seed: int, index: int, fonts: list[str], config: RecognizerCon
     sizes = [c["height_px"] for c in label["cards"]]
     card_h = float(np.median(sizes)) * float(rng.uniform(0.9, 1.1))
     xs, kinds, suits = [], [], []
-    for hyp in peak_layouts(img, config, card_h):
+    # Weak peaks too (the detector's odds from ``WEAK_PEAK``): where it half sees an index in court
+    # art or pips, the CNN must see none.
+    for hyp in peak_layouts(img, replace(config, detector_peak=WEAK_PEAK), card_h):
         q = hyp.quad.astype(np.float64)
         down = q[3] - q[0]
         size = float(np.linalg.norm(down))
@@ -73,15 +80,40 @@ def scene_corners(seed: int, index: int, fonts: list[str], config: RecognizerCon
         xs.append(corner_at(img, quad, config))
         kinds.append(kind)
         suits.append(suit)
+    for quad, anchor in _on_faces(label["cards"], card_h, rng):
+        near = min((float(np.hypot(ix["centre"][0] - anchor[0], ix["centre"][1] - anchor[1])) / card["height_px"]
+                    for card, ix in truth), default=None)  # fmt: skip
+        if near is None or near > AWAY:
+            xs.append(corner_at(img, quad, config))
+            kinds.append(NONE)
+            suits.append(-1)
     if not xs:
         w, h = config.card_width, config.card_height
         return np.zeros((0, int(config.corner_h * h), int(config.corner_w * w), 3), np.uint8), np.zeros(0, np.int64), np.zeros(0, np.int64)
     return np.stack(xs), np.array(kinds, np.int64), np.array(suits, np.int64)
 
 
+def _on_faces(cards: list[dict[str, Any]], card_h: float, rng: np.random.Generator) -> list[tuple[np.ndarray, tuple[float, float]]]:
+    """``FACE_LAYOUTS`` cards laid out as from a peak on the faces of the scene's ``cards`` away from
+    their corners (court art, pips, a card's edge), turned any way: (quad, where its index would be)."""
+    out = []
+    for _ in range(FACE_LAYOUTS):
+        q = np.asarray(cards[int(rng.integers(len(cards)))]["corners"], np.float64)
+        u, t = rng.uniform(0.2, 0.8, 2)
+        centre = q[0] + u * (q[1] - q[0]) + t * (q[3] - q[0])
+        a = math.atan2(*(q[3] - q[0])[::-1]) + rng.integers(4) * math.pi / 2 + rng.normal(0, 0.1)
+        down = np.array([math.cos(a), math.sin(a)])
+        right = np.array([down[1], -down[0]])
+        hh, ww = card_h, card_h * 63 / 88
+        corner = centre - 0.12 * ww * right - 0.14 * hh * down
+        quad = np.array([corner, corner + ww * right, corner + ww * right + hh * down, corner + hh * down], np.float32)
+        out.append((quad, (float(centre[0]), float(centre[1]))))
+    return out
+
+
 def chunk(seed: int, cache: Path | None, n: int = SCENES_PER_CHUNK, log: object = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The corners of ``n`` scenes of corpus ``seed`` (training fonts), cached as ``cache/scene_{seed}_{n}.npz``."""
-    name = f"scene_{seed}_{n}.npz"
+    name = f"scene2_{seed}_{n}.npz"
     if cache is not None and (cache / name).is_file():
         with np.load(cache / name) as d:
             return d["x"], d["k"], d["s"]
