@@ -153,7 +153,7 @@ def _peak_cards(scene: _Scene, regions: list[Contour], cards: list[dict[str, Any
                     if out[i]["confidence"] < config.witness_sure and any(
                             c["code"] == read["code"] and _near(hyp.anchor, c["corners"]) for j, c in enumerate(out) if j != i):
                         continue  # a card lying near holds the code the CNN reads: the crop took in its index
-                    out[i] = _weighed_at_index(out[i], read, config)
+                    out[i] = _weighed_at_index(out[i], _checked_at_outline(scene.image, out[i], read, config), config)
             continue
         card = {**read, "confidence": round(min(float(read["confidence"]), config.witness_cap), 4)}
         if any(c["code"] == card["code"] and _near(hyp.anchor, c["corners"]) for c in out):
@@ -183,6 +183,19 @@ def _weighed_at_index(card: dict[str, Any], read: dict[str, Any], config: Recogn
         return card
     named = {k: v for k, v in card.items() if k != "guesses"}
     return {**named, "code": read["code"], "confidence": round(min(float(read["confidence"]), config.witness_cap), 4)}
+
+
+def _checked_at_outline(image: U8, card: dict[str, Any], read: dict[str, Any], config: RecognizerConfig) -> dict[str, Any]:
+    """The CNN's sure ``read`` at a peak on a sure ``card``'s index, made just unsure where the CNN
+    reads the card's own code at the card's own outline (the peak's layout took in something else:
+    a development K♥ was read 4♥ there); the card is then only made unsure (``_weighed_at_index``)."""
+    sure = _sure_at_one_corner(config)
+    if card["confidence"] < config.witness_sure or read["confidence"] < sure or read["code"] == card["code"]:
+        return read
+    (own,) = _cnn_cards(image, [f32(np.asarray(card["corners"], np.float32))], config)
+    if own is None or own["code"] != card["code"]:
+        return read
+    return {**read, "confidence": round(sure - 1e-4, 4)}
 
 
 def _sure_at_one_corner(config: RecognizerConfig) -> float:

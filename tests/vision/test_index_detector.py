@@ -199,3 +199,21 @@ def test_a_table_marking_joining_hands_into_one_region_does_not_double_the_card_
     cards = recognize(img, RecognizerConfig())
     assert len(label["codes"]) == 10
     assert _scene_counts(cards, label["codes"])[0] >= 8  # 0 before
+
+
+def test_a_sure_card_keeps_its_code_where_the_cnn_reads_it_so_at_its_own_outline():
+    # A sure card at whose index the CNN's read from a peak's layout names another card surely is
+    # the CNN's read, unless the CNN reads the card's own code at the card's own outline (the peak's
+    # layout took in something else): then the card is only made unsure.
+    from vision.scene import _checked_at_outline, _weighed_at_index
+
+    config = RecognizerConfig()
+    img, label = shoe_image("KH", np.random.default_rng(5), design_style(7990, find_font("DejaVuSans.ttf"), index="under"))
+    card = {"code": "KH", "confidence": 0.97, "corners": label["corners"]}
+    read = {"code": "4H", "confidence": 0.85}
+    checked = _checked_at_outline(img, card, read, config)
+    assert checked["code"] == "4H" and checked["confidence"] < 0.81
+    assert _weighed_at_index(card, checked, config) == {**card, "confidence": 0.85}  # made unsure, code kept
+    other = {**card, "code": "QS"}  # the CNN at the outline does not read the card's code: the read stands
+    assert _checked_at_outline(img, other, read, config) == read
+    assert _weighed_at_index(other, read, config)["code"] == "4H"
