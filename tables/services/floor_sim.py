@@ -342,7 +342,8 @@ def simulate_floor(*, tables: int = 3, days: int = 1, rounds_per_hour: int = 40,
 
         result.accounting = simulate_accounting(
             table, [today - timedelta(days=d) for d in range(days - 1, -1, -1)], boss=boss, now=now,
-            rng=random.Random(f"accounting:{seed}:{table.pk}"),  # its own stream: the rounds stay as seeded
+            # Its own stream (the rounds stay as seeded), by the table's number: its pk depends on what ran before.
+            rng=random.Random(f"accounting:{seed}:{table.number}"),
             missing_chips=mishaps.missing_chips, result=result.accounting)
     return result
 
