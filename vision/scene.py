@@ -195,13 +195,18 @@ def _checked_at_outline(image: U8, card: dict[str, Any], read: dict[str, Any], c
     (own,) = _cnn_cards(image, [f32(np.asarray(card["corners"], np.float32))], config)
     if own is None or own["code"] != card["code"]:
         return read
-    return {**read, "confidence": round(sure - 1e-4, 4)}
+    return {**read, "confidence": _just_unsure(config)}
 
 
 def _sure_at_one_corner(config: RecognizerConfig) -> float:
     """A sure read of one index corner (the CNN's at a peak): ``witness_sure`` of the corner's odds,
     scaled as a card read from one corner is (``single_corner_factor``)."""
     return config.witness_sure * config.single_corner_factor
+
+
+def _just_unsure(config: RecognizerConfig) -> float:
+    """A one-corner read's confidence just below sure (``_sure_at_one_corner``)."""
+    return round(_sure_at_one_corner(config) - 1e-4, 4)
 
 
 def _surest_reads(image: U8, hyps: list[IndexHypothesis], config: RecognizerConfig) -> list[dict[str, Any] | None]:
@@ -217,12 +222,11 @@ def _surest_reads(image: U8, hyps: list[IndexHypothesis], config: RecognizerConf
     shifts = [(du, dt) for du in (-0.03, 0.0, 0.03) for dt in (-0.03, 0.0, 0.03) if du or dt]
     more = _cnn_cards(image, [_shifted(hyps[i].quad, du, dt) for i in again for du, dt in shifts], config)
     best = list(first)
-    below_sure = round(_sure_at_one_corner(config) - 1e-4, 4)
     for k, i in enumerate(again):
         for card in more[k * len(shifts):(k + 1) * len(shifts)]:
             surest = best[i]
             if card is not None and (surest is None or card["confidence"] > surest["confidence"]):
-                best[i] = {**card, "confidence": min(float(card["confidence"]), below_sure)}
+                best[i] = {**card, "confidence": min(float(card["confidence"]), _just_unsure(config))}
     return [c if c is not None and c["confidence"] >= config.peak_read_min else None for c in best]
 
 
