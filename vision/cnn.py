@@ -35,9 +35,6 @@ CORNER_W, CORNER_H = 54, 95  # the canonical corner crop (config.corner_w x card
 INPUT_W, INPUT_H = 40, 64
 MODEL_PATH = Path(__file__).with_name("models") / "corner_cnn.onnx"
 
-_BLANK = CornerRead(None, ink=False)
-_INKED = CornerRead(None, ink=True)
-_JOKER_TEXT = CornerRead(None, joker_text=True, ink=True)
 
 
 def prepare(corners: list[np.ndarray]) -> np.ndarray:
@@ -96,14 +93,15 @@ def _load(path: Path) -> CornerCnn:
 
 def corner_read(kind: np.ndarray, suit: np.ndarray) -> CornerRead:
     """A ``CornerRead`` from one corner's calibrated kind (len(KINDS)) and suit (4) probabilities:
-    rank x suit odds when a rank is the likeliest kind, else what the corner shows instead."""
+    rank x suit odds when a rank is the likeliest kind, else what the corner shows instead, its
+    probability the read's ``score``."""
     best = int(np.argmax(kind))
     if best == JOKER:
-        return _JOKER_TEXT
+        return CornerRead(None, joker_text=True, ink=True, score=float(kind[JOKER]))
     if best == BLANK:
-        return _BLANK
+        return CornerRead(None, ink=False, score=float(kind[BLANK]))
     if best == NONE:
-        return _INKED
+        return CornerRead(None, ink=True, score=float(kind[NONE]))
     rank_mass = float(kind[:13].sum())
     return CornerRead(np.outer(kind[:13], suit), ink=True, score=rank_mass / max(rank_mass + float(kind[13:].sum()), 1e-9),
                       suit_px=99.0)

@@ -80,6 +80,10 @@ class RecognizerConfig:
     # "arbitrate": where both are unsure and disagree, the CNN's read comes first unless the perceptron's
     # is surer by more than this (chosen on recorded shoe reads of the unseen faces at other seeds).
     witness_margin: float = 0.1
+    # "arbitrate": where the CNN reads both of a card's index corners as a Joker's ("JOKER" down the
+    # side, or blank paper), each with this probability or more, and the perceptron another card, the
+    # Joker comes first, unsure (``read._cnn_joker``).
+    witness_joker: float = 0.7
     # The CNN's "blank corner" counts only where most of the crop is paper: at least this share of it
     # within 40 grey levels of its paper (a Joker's blank corners: 0.63-0.93 on the development and
     # generated Jokers; noise, which the CNN was never shown, 0.30-0.33).

@@ -152,6 +152,11 @@ def weigh(card: dict[str, Any], reads: list[CornerRead], mode: str, config: Reco
                 "guesses": [{"code": card["code"], "confidence": card["confidence"]}]}
     own = card["code"] if card["code"] != "unknown" else card["guesses"][0]["code"] if card.get("guesses") else None
     named = {k: v for k, v in card.items() if k != "guesses"}
+    if mode == "arbitrate" and code == "JK" != own and _cnn_joker(reads, config):
+        # Both index corners a Joker's to the CNN ("JOKER" down the side, or blank paper), where the
+        # perceptron took the word's "J" over its "O" for a Jack, or a sliver of the card's edge in a
+        # blank corner for an index: the Joker first, and the tablet asks.
+        return {**named, "code": "JK", "confidence": round(min(float(confidence), config.witness_cap), 4)}
     if code != own:
         if card["code"] != "unknown" and card["confidence"] >= config.witness_sure:
             if confidence < config.witness_veto:
@@ -179,6 +184,13 @@ def weigh(card: dict[str, Any], reads: list[CornerRead], mode: str, config: Reco
         # so by both, though the perceptron took a speck of its corner for ink).
         return {**named, "code": code, "confidence": round(float(max(confidence, card["confidence"])), 4)}
     return card
+
+
+def _cnn_joker(reads: list[CornerRead], config: RecognizerConfig) -> bool:
+    """Whether the CNN's reads of a card's two index corners (``_cnn_reads``) both say a Joker's, each
+    with probability ``config.witness_joker`` or more: both "JOKER" down the side, or both blank."""
+    return len(reads) == 2 and all(r.probs is None and r.score >= config.witness_joker for r in reads) and (
+        all(r.joker_text for r in reads) or not any(r.ink for r in reads))
 
 
 def with_pips(image: U8, quad: F32, model: Mlp, config: RecognizerConfig, read: CornerRead) -> CornerRead:

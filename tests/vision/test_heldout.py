@@ -225,6 +225,22 @@ def test_arbitrate_puts_the_cnns_surer_read_first_where_the_perceptron_is_unsure
     assert joker["code"] == "JK" and joker["confidence"] == 0.85
 
 
+def test_arbitrate_names_a_joker_where_the_cnn_reads_both_corners_as_a_jokers(monkeypatch):
+    # The word in both corners, read by the perceptron as a Jack (its "J" over its "O"), surely or not.
+    word = _FakeCnn(kind=13, suit=0)
+    for jack in ({"code": "JD", "confidence": 0.97, "corners": []}, {"code": "JD", "confidence": 0.7, "corners": []}):
+        named = _witnessed(jack, word, monkeypatch, "arbitrate")
+        assert named["code"] == "JK" and named["confidence"] == 0.85  # first, and the tablet asks
+        assert _witnessed(jack, word, monkeypatch, "veto")["code"] == "JD"  # only "arbitrate" names it
+    # Both corners blank paper (a Joker printed without an index), where the perceptron read the card's
+    # edge in one corner as an index: the Joker, as unsure as the perceptron's own blank-cornered Joker.
+    edge = {"code": "JC", "confidence": 0.59, "corners": []}
+    blank = _witnessed(edge, _FakeCnn(kind=14, suit=0, p=0.8), monkeypatch, "arbitrate")
+    assert blank["code"] == "JK" and blank["confidence"] == RecognizerConfig().joker_no_index_confidence
+    # The CNN's blank too unsure (below witness_joker): the perceptron's read stands.
+    assert _witnessed(edge, _FakeCnn(kind=14, suit=0, p=0.6), monkeypatch, "arbitrate") == edge
+
+
 def test_scene_cards_have_a_witness_mode_of_their_own_arbitrate_by_default(monkeypatch):
     monkeypatch.setattr("vision.cnn.load_cnn", lambda: _FakeCnn(kind=10, suit=0))  # the CNN reads JS surely
     monkeypatch.delenv("VISION_CNN_WITNESS", raising=False)
