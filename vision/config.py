@@ -21,6 +21,9 @@ class RecognizerConfig:
     corner_w_wide: float = 0.42  # table scenes: a corner read again this wide when ink is cut by the crop's right side
     unknown_below: float = 0.5  # below this confidence the code is "unknown" (with the best guesses)
     joker_no_index_confidence: float = 0.72  # a card whose corners hold no index (many Jokers print none)
+    # A shoe scan's card in whose index corners neither the perceptron nor the corner CNN reads a rank,
+    # both corners mostly paper with some ink (art, a frame, the card's edge): a Joker, asked (``read.weigh``).
+    joker_art_confidence: float = 0.6
     joker_disputed_confidence: float = 0.85  # one corner reads "JOKER", the other a Jack (the word's J over its O): asked, the Joker first
     single_corner_factor: float = 0.9  # confidence when only one corner could be read
     index_prefilter: float = 0.1  # table scenes: below this a rank glyph as photographed is not worth reading

@@ -113,7 +113,9 @@ def _cnn_reads(corners: list[U8], config: RecognizerConfig) -> list[CornerRead]:
 
     kind, suit = load_cnn().probabilities(corners)
     reads = [_rank_like(corner_read(kind[i], suit[i]), config) for i in range(len(corners))]
-    return [_INKED if r.probs is None and not r.ink and not _paper(c, config) else r for r, c in zip(reads, corners, strict=True)]
+    # A corner the CNN finds blank, or inked with no index, counts so only where most of it is paper.
+    return [_INKED if r.probs is None and not r.joker_text and r.score > 0 and not _paper(c, config) else r
+            for r, c in zip(reads, corners, strict=True)]
 
 
 _INKED = CornerRead(None, ink=True)  # a corner with something on it, but no index read
@@ -179,6 +181,12 @@ def weigh(card: dict[str, Any], reads: list[CornerRead], mode: str, config: Reco
         return card
     if mode in ("agree", "rescue", "arbitrate") and sure and confidence > card["confidence"]:
         return {**named, "code": code, "confidence": round(float(confidence), 4)}
+    if (mode == "arbitrate" and card["code"] == "unknown" and code == "JK" and len(reads) == 2
+            and all(r.probs is None and r.score > 0 for r in reads)):
+        # Neither reader finds a rank in either index corner, and both corners are card stock with
+        # something on it (a frame's line, a small figure, the card's edge): a Joker printed without
+        # an index.  Named, unsure (a normal card's index unread by both would be asked as well).
+        return {**named, "code": "JK", "confidence": config.joker_art_confidence}
     if mode == "arbitrate" and card["code"] == "unknown" and confidence >= config.unknown_below:
         # The CNN names the perceptron's own first guess: named, unsure (a Joker's blank corners, seen
         # so by both, though the perceptron took a speck of its corner for ink).

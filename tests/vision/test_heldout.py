@@ -241,6 +241,20 @@ def test_arbitrate_names_a_joker_where_the_cnn_reads_both_corners_as_a_jokers(mo
     assert _witnessed(edge, _FakeCnn(kind=14, suit=0, p=0.6), monkeypatch, "arbitrate") == edge
 
 
+def test_arbitrate_names_a_joker_where_neither_reader_finds_a_rank_on_card_stock(monkeypatch):
+    # Both corners paper with some ink (a frame's line), no rank to the perceptron (its guess the Joker)
+    # nor to the CNN ("no index"): a Joker printed without an index, named and asked.
+    unread = {"code": "unknown", "confidence": 0.432, "corners": [], "guesses": [{"code": "JK", "confidence": 0.432}]}
+    named = _witnessed(unread, _FakeCnn(kind=15, suit=0, p=0.6), monkeypatch, "arbitrate")
+    assert named["code"] == "JK" and named["confidence"] == RecognizerConfig().joker_art_confidence < 0.9
+    assert _witnessed(unread, _FakeCnn(kind=15, suit=0, p=0.6), monkeypatch, "rescue") == unread
+    # The CNN reads a rank in the corners: no Joker (its read is too unsure to name anything).
+    assert _witnessed(unread, _FakeCnn(kind=0, suit=0, p=0.4), monkeypatch, "arbitrate")["code"] != "JK"
+    # Not card stock (the corners noise, not paper): not named.
+    monkeypatch.setattr("vision.read._paper", lambda corner, config: False)
+    assert _witnessed(unread, _FakeCnn(kind=15, suit=0, p=0.6), monkeypatch, "arbitrate") == unread
+
+
 def test_scene_cards_have_a_witness_mode_of_their_own_arbitrate_by_default(monkeypatch):
     monkeypatch.setattr("vision.cnn.load_cnn", lambda: _FakeCnn(kind=10, suit=0))  # the CNN reads JS surely
     monkeypatch.delenv("VISION_CNN_WITNESS", raising=False)

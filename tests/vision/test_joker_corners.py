@@ -3,6 +3,7 @@ printed down the corner in letters so large that the crop holds only three of th
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -10,6 +11,7 @@ from vision import recognize
 from vision.config import RecognizerConfig
 from vision.index_reader import CornerRead
 from vision.read import _combine
+from vision.tools import synth
 from vision.tools.synth import design_style, find_font, shoe_image
 
 SEEDS = range(8)
@@ -59,3 +61,29 @@ def test_the_cnn_names_a_joker_whose_word_the_perceptron_takes_for_a_jack():
     assert sum(r["code"] == "JK" for r in reads) >= 7
     assert not [r for r in reads if r["code"] != "JK" and r["confidence"] >= 0.9]
 
+
+
+def test_a_joker_whose_corners_show_a_frames_line_and_no_index_is_named(monkeypatch):
+    # A design whose Joker prints a framed figure and no index: the index corners hold the frame's
+    # corner and the figure's bells, ink but no rank to either reader.  (Before: unknown, 0.43.)
+    render = synth.render_card
+
+    def framed(code, style, rng):
+        face, alpha = render(code, style, rng)
+        if code == "JK":  # a frame, and a figure whose bells reach into the index corners
+            face = np.full_like(face, 245)
+            w, h, red = synth.CARD_W, synth.CARD_H, (30, 30, 200)
+            m = int(w * rng.uniform(0.1, 0.2))
+            cv2.rectangle(face, (m, m), (w - m, h - m), red, 3)
+            cv2.circle(face, (w // 2, h // 2 - 60), 30, red, -1)
+            cv2.fillPoly(face, [np.array([(w // 2 - 70, h // 2 + 110), (w // 2 + 70, h // 2 + 110), (w // 2, h // 2 - 30)], np.int32)], red)
+            for dx in (-50, 0, 50):
+                cv2.circle(face, (w // 2 + dx, h // 2 - 110), 10, red, -1)
+                cv2.circle(face, (w // 2 + dx, h // 2 + 110), 10, red, -1)
+        return face, alpha
+
+    monkeypatch.setattr(synth, "render_card", framed)
+    style = replace(design_style(3021, find_font("DejaVuSansMono-Bold.ttf"), index="beside"), joker_text=False)
+    reads = [recognize(shoe_image("JK", np.random.default_rng([3021, seed]), style)[0])[0] for seed in range(8)]
+    assert sum(r["code"] == "JK" for r in reads) >= 7
+    assert all(r["confidence"] < 0.9 for r in reads)  # no index to be sure of: the tablet asks
