@@ -165,6 +165,10 @@
     clearTimeout(toast.timer);
     toast.timer = setTimeout(() => (t.hidden = true), 4000);
   }
+  function hideToast() {
+    clearTimeout(toast.timer);
+    $("toast").hidden = true;
+  }
 
   // ---- loading -------------------------------------------------------------------------------------
   async function refresh() {
@@ -966,6 +970,7 @@
     if (!r) return;
     round = r.round;
     if (!r.needs_confirmation) toast(readWords(r));
+    else hideToast(); // the question stands alone: an earlier scan's "Read ..." is not this scan's answer
     render(); // an unsure read is the round's pending_scan: renderRound asks the dealer
   }
   // A scan's toast: the cards it recorded, as the round now draws them.  A card drawn face down (the dealer's

@@ -83,6 +83,20 @@ def test_a_hole_card_scanned_is_not_named_in_the_toast(browser, live_server, dem
     assert "6♦" not in page.inner_text("body") and page.locator("[title*='6♦'], [aria-label*='6♦']").count() == 0
 
 
+def test_an_unsure_scan_takes_the_last_scans_toast_away(browser, live_server, demo_casino, dealer, monkeypatch,
+                                                        tmp_path):
+    # "Read 9♠ (97%)" beside "Unsure read: tap the card it is" would say two things of one scan.
+    monkeypatch.setattr(services.scans, "recognise", fake_recognise)
+    page = open_blackjack(browser, live_server, demo_casino.tables["unlimited-blackjack"], dealer, ["1-main-500"])
+    scan(page, tmp_path, "9S")
+    page.wait_for_selector("#toast:has-text('9♠')")
+    scan(page, tmp_path, "5H", confidence=60)  # unsure: the tablet asks
+    page.wait_for_selector("#scan-confirm:not([hidden])")
+    assert page.locator("#toast").is_hidden()
+    page.click("[data-confirm='5H']")
+    page.wait_for_function("document.querySelectorAll('.hands .playing-card').length === 2")
+
+
 def test_a_bluffjack_private_card_scanned_is_not_named_in_the_toast(browser, live_server, demo_casino, dealer,
                                                                     monkeypatch, tmp_path):
     monkeypatch.setattr(services.scans, "recognise", fake_recognise)
