@@ -349,7 +349,7 @@ THEORY_SIMULATION_ROUNDS = env.int("THEORY_SIMULATION_ROUNDS", default=25_000_00
 # The application's own settings (read through tables/conf.py; every one from the environment).
 PAYOUT_APPROVAL_AMOUNT = _number("PAYOUT_APPROVAL_AMOUNT", "5000.00", low=0.01)  # a line paying this needs a pit boss
 PAYOUT_APPROVAL_MULTIPLE = _number("PAYOUT_APPROVAL_MULTIPLE", "100", low=1)  # ... or this many times its wager
-SCAN_CONFIDENCE_THRESHOLD = float(_number("SCAN_CONFIDENCE_THRESHOLD", "0.85", low=0, high=1))  # below: the dealer confirms
+SCAN_CONFIDENCE_THRESHOLD = float(_number("SCAN_CONFIDENCE_THRESHOLD", "0.9", low=0, high=1))  # below: the dealer confirms (the reader is calibrated so that 0.9 or more is 99.9% right; what it is unsure of, it caps at 0.85)
 GAMING_DAY_START_HOUR = int(_number("GAMING_DAY_START_HOUR", "6", low=0, high=23))
 AUDIT_THEORY_F27_ROUNDS = _positive("AUDIT_THEORY_F27_ROUNDS", env.int("AUDIT_THEORY_F27_ROUNDS", default=400_000))
 AUDIT_THEORY_BJ_ROUNDS = _positive("AUDIT_THEORY_BJ_ROUNDS", env.int("AUDIT_THEORY_BJ_ROUNDS", default=20_000))
