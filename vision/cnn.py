@@ -36,7 +36,6 @@ INPUT_W, INPUT_H = 40, 64
 MODEL_PATH = Path(__file__).with_name("models") / "corner_cnn.onnx"
 
 
-
 def prepare(corners: list[np.ndarray]) -> np.ndarray:
     """The network's input (N, 2, INPUT_H, INPUT_W) float32 for BGR uint8 corner crops (h, w, 3)."""
     out = np.empty((len(corners), 2, INPUT_H, INPUT_W), np.float32)
