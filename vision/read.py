@@ -113,7 +113,8 @@ def _cnn_reads(corners: list[U8], config: RecognizerConfig) -> list[CornerRead]:
 
     kind, suit = load_cnn().probabilities(corners)
     reads = [_rank_like(corner_read(kind[i], suit[i]), config) for i in range(len(corners))]
-    # A corner the CNN finds blank, or inked with no index, counts so only where most of it is paper.
+    # A corner the CNN finds blank, or inked with no index, counts so only where most of it is paper
+    # (elsewhere it is ``_INKED``, score 0: ``_on_paper`` tells the two apart).
     return [_INKED if r.probs is None and not r.joker_text and r.score > 0 and not _paper(c, config) else r
             for r, c in zip(reads, corners, strict=True)]
 
@@ -182,7 +183,7 @@ def weigh(card: dict[str, Any], reads: list[CornerRead], mode: str, config: Reco
     if mode in ("agree", "rescue", "arbitrate") and sure and confidence > card["confidence"]:
         return {**named, "code": code, "confidence": round(float(confidence), 4)}
     if (mode == "arbitrate" and card["code"] == "unknown" and code == "JK" and len(reads) == 2
-            and all(r.probs is None and r.score > 0 for r in reads)):
+            and all(_on_paper(r) for r in reads)):
         # Neither reader finds a rank in either index corner, and both corners are card stock with
         # something on it (a frame's line, a small figure, the card's edge): a Joker printed without
         # an index.  Named, unsure (a normal card's index unread by both would be asked as well).
@@ -192,6 +193,12 @@ def weigh(card: dict[str, Any], reads: list[CornerRead], mode: str, config: Reco
         # so by both, though the perceptron took a speck of its corner for ink).
         return {**named, "code": code, "confidence": round(float(max(confidence, card["confidence"])), 4)}
     return card
+
+
+def _on_paper(read: CornerRead) -> bool:
+    """Whether a CNN read (``_cnn_reads``) is of a corner of card stock showing no rank: blank, or inked
+    with no index, on paper."""
+    return read.probs is None and read.score > 0
 
 
 def _cnn_joker(reads: list[CornerRead], config: RecognizerConfig) -> bool:

@@ -222,11 +222,12 @@ def _surest_reads(image: U8, hyps: list[IndexHypothesis], config: RecognizerConf
     shifts = [(du, dt) for du in (-0.03, 0.0, 0.03) for dt in (-0.03, 0.0, 0.03) if du or dt]
     more = _cnn_cards(image, [_shifted(hyps[i].quad, du, dt) for i in again for du, dt in shifts], config)
     best = list(first)
+    below_sure = _just_unsure(config)
     for k, i in enumerate(again):
         for card in more[k * len(shifts):(k + 1) * len(shifts)]:
             surest = best[i]
             if card is not None and (surest is None or card["confidence"] > surest["confidence"]):
-                best[i] = {**card, "confidence": min(float(card["confidence"]), _just_unsure(config))}
+                best[i] = {**card, "confidence": min(float(card["confidence"]), below_sure)}
     return [c if c is not None and c["confidence"] >= config.peak_read_min else None for c in best]
 
 
