@@ -106,6 +106,10 @@ class RecognizerConfig:
     # when its read is at least ``peak_read_min``.
     peak_reader: str = field(default_factory=lambda: os.environ.get("VISION_PEAK_READER", "on"))
     peak_read_min: float = 0.5
+    # Where a card's top-left index lies at a peak and the CNN reads another card there, and the card
+    # is unsure, the CNN's read comes first unless the card is surer by more than this (chosen on 560
+    # scenes of unseen faces, docs/vision.md "Session 18").
+    peak_margin: float = 0.2
     # A card height measured off a scene's outlines is not used where the index detector's peaks put the
     # cards at this many times smaller or larger (``scene._against_peaks``).
     peak_size_ratio: float = 1.5
@@ -126,6 +130,8 @@ class RecognizerConfig:
             raise ValueError(f"peak_reader must be 'off' or 'on', got {self.peak_reader!r}")
         if not 0.0 < self.peak_read_min < 1.0:
             raise ValueError(f"peak_read_min must be in (0, 1), got {self.peak_read_min!r}")
+        if not 0.0 <= self.peak_margin <= 1.0:
+            raise ValueError(f"peak_margin must be in [0, 1], got {self.peak_margin!r}")
         if not self.peak_size_ratio > 1.0:
             raise ValueError(f"peak_size_ratio must be more than 1, got {self.peak_size_ratio!r}")
 

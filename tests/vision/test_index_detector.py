@@ -105,6 +105,8 @@ def test_the_switch_of_the_cnn_at_the_detectors_peaks_takes_off_or_on_only(monke
         RecognizerConfig(peak_reader="yes")
     with pytest.raises(ValueError, match="peak_read_min"):
         RecognizerConfig(peak_read_min=0.0)
+    with pytest.raises(ValueError, match="peak_margin"):
+        RecognizerConfig(peak_margin=-0.1)
     monkeypatch.delenv("VISION_PEAK_READER", raising=False)
     assert RecognizerConfig().peak_reader == "on"
     monkeypatch.setenv("VISION_PEAK_READER", "off")
@@ -164,7 +166,14 @@ def test_a_card_is_weighed_by_the_cnns_read_at_its_index_as_the_witness_weighs()
     assert _weighed_at_index(sure, {"code": "TH", "confidence": 0.89}, config) == {**sure, "code": "TH", "confidence": 0.85}
     taken = _weighed_at_index(unsure, {"code": "TH", "confidence": 0.88}, config)
     assert taken == {"code": "TH", "confidence": 0.85, "corners": quad}  # the CNN's read, unsure, no guesses
-    assert _weighed_at_index({**sure, "confidence": 0.8}, {"code": "TH", "confidence": 0.7}, config)["code"] == "7H"
+    # An unsure card the CNN reads as another: the CNN's read, unless the card is surer by more than
+    # peak_margin (0.2).
+    assert _weighed_at_index({**sure, "confidence": 0.8}, {"code": "TH", "confidence": 0.7}, config) == {
+        **sure, "code": "TH", "confidence": 0.7}
+    assert _weighed_at_index({**sure, "confidence": 0.89}, {"code": "TH", "confidence": 0.7}, config)["code"] == "TH"
+    assert _weighed_at_index({**sure, "confidence": 0.89}, {"code": "TH", "confidence": 0.68}, config)["code"] == "7H"
+    assert _weighed_at_index({**sure, "confidence": 0.8}, {"code": "TH", "confidence": 0.55}, config)["code"] == "7H"
+    assert _weighed_at_index({**sure, "confidence": 0.8}, {"code": "TH", "confidence": 0.7}, RecognizerConfig(peak_margin=0.0))["code"] == "7H"
 
 
 def test_a_card_size_measured_off_outlines_gives_way_where_the_detectors_peaks_say_half_or_twice():
