@@ -173,8 +173,9 @@ def _weighed_at_index(card: dict[str, Any], read: dict[str, Any], config: Recogn
     (``witness_cap``), its code kept, or where the CNN's read is sure too (``_sure_at_one_corner``),
     the CNN's read, unsure; an unsure card the CNN reads as another one is the CNN's read, unsure,
     unless the card is surer by more than ``peak_margin``: where the two disagree on an unsure card,
-    the CNN's read at the detector's peak was right about three times as often as the card read at
-    its outline, even where the card was the surer (scenes of unseen faces, docs/vision.md "Session 18")."""
+    the CNN's read at the detector's peak was right four times as often as the card read at its
+    outline, and twice as often where the card was the surer (scenes of unseen faces, docs/vision.md
+    "Session 18")."""
     if card["code"] == read["code"]:
         return card
     if card["confidence"] >= config.witness_sure:
