@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import cv2
@@ -213,16 +214,43 @@ def with_pips(image: U8, quad: F32, model: Mlp, config: RecognizerConfig, read: 
     the card's first pip."""
     if read.probs is None or read.suit_px >= config.suit_bays_px:
         return read
-    suits = read.probs.sum(axis=0)
-    pair = suits[[1, 2]] if suits[1] + suits[2] > suits[0] + suits[3] else suits[[0, 3]]
     ace = int(np.argmax(read.probs.sum(axis=1))) == 0
-    if pair.max() >= 0.97 * pair.sum() and not ace:
+    if _plain_suit(read.probs) and not ace:
         return read  # the index's own suit already tells its shape plainly (an ace's big pip is asked anyway)
     scale = _px_scale(quad, config)
     weights = pip_suit_weights(image, quad, model, config, read, scale)
     if weights is None and ace:
         weights = pip_suit_weights(image, quad, model, config, read, scale, ace=True)
     return read if weights is None else with_pip_suit(read, weights)
+
+
+# Where a small index's suit is on the card and how tall (fractions of the card's width and height):
+# the corner CNN says neither, and the pip witness asks (``cnn_with_pips``).
+CNN_SUIT_AT = (0.08, 0.15)
+CNN_SUIT_H = 0.05
+
+
+def cnn_with_pips(image: U8, quad: F32, model: Mlp, config: RecognizerConfig, read: CornerRead) -> CornerRead:
+    """The corner CNN's ``read`` of the index top left in ``quad`` with its suit weighed by the card's
+    first pip, as ``with_pips`` weighs the perceptron's small suits (a table scene's index of a few
+    pixels: a spade and a club, a heart and a diamond, look alike there).  The CNN says neither where
+    the suit is nor how tall: a small index's are taken (``CNN_SUIT_AT``, ``CNN_SUIT_H``)."""
+    if read.probs is None or _plain_suit(read.probs):
+        return read  # (an ace's pip too is asked only where its suit's shape is unsure: a lower card's is covered)
+    q = quad.astype(np.float64)
+    card_px = float(np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
+    guess = replace(read, suit_px=CNN_SUIT_H * card_px,
+                    suit_at=(CNN_SUIT_AT[0] * config.card_width, CNN_SUIT_AT[1] * config.card_height))
+    weighed = with_pips(image, quad, model, config, guess)
+    return read if weighed is guess else replace(weighed, suit_px=read.suit_px, suit_at=read.suit_at)
+
+
+def _plain_suit(probs: Floats) -> bool:
+    """Whether a read's (rank x suit) odds tell the suit's shape plainly: 97% or more of its colour's
+    two suits on one."""
+    suits = probs.sum(axis=0)
+    pair = suits[[1, 2]] if suits[1] + suits[2] > suits[0] + suits[3] else suits[[0, 3]]
+    return bool(pair.max() >= 0.97 * pair.sum())
 
 
 def _px_scale(quad: F32, config: RecognizerConfig) -> float:

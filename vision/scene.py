@@ -28,7 +28,15 @@ from .config import RecognizerConfig
 from .features import glyph_features
 from .index_reader import CornerRead
 from .model import RANK_COLUMNS, SUIT_COLUMNS, Mlp, load_model
-from .read import card_from_corner, corner_at, read_card, read_corner_at, scene_witness, with_pips
+from .read import (
+    card_from_corner,
+    cnn_with_pips,
+    corner_at,
+    read_card,
+    read_corner_at,
+    scene_witness,
+    with_pips,
+)
 
 if TYPE_CHECKING:
     from .detector import IndexPeak
@@ -135,12 +143,12 @@ def _peak_cards(scene: _Scene, regions: list[Contour], cards: list[dict[str, Any
             held_only.append((hyp, {str(cards[int(i)]["code"]) for i in np.flatnonzero(held)}))
     if not hyps and not held_only:
         return cards
-    reads = [(card, hyp, at) for card, (hyp, at) in zip(_surest_reads(scene.image, [h for h, _ in hyps], config), hyps, strict=True)
+    reads = [(card, hyp, at) for card, (hyp, at) in zip(_surest_reads(scene.image, [h for h, _ in hyps], model, config), hyps, strict=True)
              if card is not None]
     # A peak in a card's other index corner (or its corner laid out a little off) is that card's index,
     # unless the CNN reads surely another card there: then a card the outlines hid (a lower card whose
     # index the card above was laid over).
-    reads += [(card, hyp, []) for card, (hyp, codes) in zip(_cnn_cards(scene.image, [h.quad for h, _ in held_only], config),
+    reads += [(card, hyp, []) for card, (hyp, codes) in zip(_cnn_cards(scene.image, [h.quad for h, _ in held_only], model, config),
                                                            held_only, strict=True)
               if card is not None and card["confidence"] >= _sure_at_one_corner(config) and card["code"] not in codes]
     out = list(cards)
@@ -154,7 +162,7 @@ def _peak_cards(scene: _Scene, regions: list[Contour], cards: list[dict[str, Any
                     if out[i]["confidence"] < config.witness_sure and any(
                             c["code"] == read["code"] and _near(hyp.anchor, c["corners"]) for j, c in enumerate(out) if j != i):
                         continue  # a card lying near holds the code the CNN reads: the crop took in its index
-                    out[i] = _weighed_at_index(out[i], _checked_at_outline(scene.image, out[i], read, config), config)
+                    out[i] = _weighed_at_index(out[i], _checked_at_outline(scene.image, out[i], read, model, config), config)
             continue
         card = {**read, "confidence": round(min(float(read["confidence"]), config.witness_cap), 4)}
         if any(c["code"] == card["code"] and _near(hyp.anchor, c["corners"]) for c in out):
@@ -189,14 +197,15 @@ def _weighed_at_index(card: dict[str, Any], read: dict[str, Any], config: Recogn
     return {**named, "code": read["code"], "confidence": round(min(float(read["confidence"]), config.witness_cap), 4)}
 
 
-def _checked_at_outline(image: U8, card: dict[str, Any], read: dict[str, Any], config: RecognizerConfig) -> dict[str, Any]:
+def _checked_at_outline(image: U8, card: dict[str, Any], read: dict[str, Any], model: Mlp,
+                        config: RecognizerConfig) -> dict[str, Any]:
     """The CNN's sure ``read`` at a peak on a sure ``card``'s index, made just unsure where the CNN
     reads the card's own code at the card's own outline (the peak's layout took in something else:
     a development K♥ was read 4♥ there); the card is then only made unsure (``_weighed_at_index``)."""
     sure = _sure_at_one_corner(config)
     if card["confidence"] < config.witness_sure or read["confidence"] < sure or read["code"] == card["code"]:
         return read
-    (own,) = _cnn_cards(image, [f32(np.asarray(card["corners"], np.float32))], config)
+    (own,) = _cnn_cards(image, [f32(np.asarray(card["corners"], np.float32))], model, config)
     if own is None or own["code"] != card["code"]:
         return read
     return {**read, "confidence": _just_unsure(config)}
@@ -213,7 +222,7 @@ def _just_unsure(config: RecognizerConfig) -> float:
     return round(_sure_at_one_corner(config) - 1e-4, 4)
 
 
-def _surest_reads(image: U8, hyps: list[IndexHypothesis], config: RecognizerConfig) -> list[dict[str, Any] | None]:
+def _surest_reads(image: U8, hyps: list[IndexHypothesis], model: Mlp, config: RecognizerConfig) -> list[dict[str, Any] | None]:
     """The corner CNN's card at each hypothesis laid out from a detector peak, or None where it reads
     no card of ``peak_read_min`` or more.  The detector places the index within a few pixels, but
     the card's outline laid out from it is a little off, and the CNN reads a corner best with the
@@ -221,10 +230,10 @@ def _surest_reads(image: U8, hyps: list[IndexHypothesis], config: RecognizerConf
     (``witness_sure``) as laid out is read again from eight more layouts, the index moved by 3% of
     the card each way, and the surest read is taken, never as sure (``_sure_at_one_corner``): the
     surest of nine looks is surer than any one look is right."""
-    first = _cnn_cards(image, [h.quad for h in hyps], config)
+    first = _cnn_cards(image, [h.quad for h in hyps], model, config)
     again = [i for i, c in enumerate(first) if c is None or c["confidence"] < _sure_at_one_corner(config)]
     shifts = [(du, dt) for du in (-0.03, 0.0, 0.03) for dt in (-0.03, 0.0, 0.03) if du or dt]
-    more = _cnn_cards(image, [_shifted(hyps[i].quad, du, dt) for i in again for du, dt in shifts], config)
+    more = _cnn_cards(image, [_shifted(hyps[i].quad, du, dt) for i in again for du, dt in shifts], model, config)
     best = list(first)
     below_sure = _just_unsure(config)
     for k, i in enumerate(again):
@@ -235,9 +244,11 @@ def _surest_reads(image: U8, hyps: list[IndexHypothesis], config: RecognizerConf
     return [c if c is not None and c["confidence"] >= config.peak_read_min else None for c in best]
 
 
-def _cnn_cards(image: U8, quads: list[F32], config: RecognizerConfig) -> list[dict[str, Any] | None]:
+def _cnn_cards(image: U8, quads: list[F32], model: Mlp, config: RecognizerConfig) -> list[dict[str, Any] | None]:
     """The corner CNN's card (``card_from_corner``) read at the top-left index corner of each card
-    of ``quads``, in one pass, or None where it reads no rank (a Joker's word, a blank corner, art)."""
+    of ``quads``, in one pass, its suit weighed by the card's first pip where its shape is unsure
+    (``cnn_with_pips``; the pip read by ``model``), or None where it reads no rank (a Joker's word, a
+    blank corner, art)."""
     if not quads:
         return []
     from .cnn import corner_read, load_cnn
@@ -245,7 +256,7 @@ def _cnn_cards(image: U8, quads: list[F32], config: RecognizerConfig) -> list[di
     kind, suit = load_cnn().probabilities([corner_at(image, q, config) for q in quads])
     out: list[dict[str, Any] | None] = []
     for j, q in enumerate(quads):
-        read = corner_read(kind[j], suit[j])
+        read = cnn_with_pips(image, q, model, config, corner_read(kind[j], suit[j]))
         card = card_from_corner(read, q, config) if read.probs is not None else None
         out.append(card if card is not None and card["code"] not in ("unknown", "JK") else None)
     return out

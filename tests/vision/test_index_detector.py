@@ -12,6 +12,7 @@ import pytest
 from vision import recognize
 from vision.config import RecognizerConfig
 from vision.detector import MODEL_PATH, IndexDetector, load_detector, prepare
+from vision.model import load_model
 from vision.tools.synth import design_style, find_font, shoe_image, table_image
 
 
@@ -220,9 +221,9 @@ def test_a_sure_card_keeps_its_code_where_the_cnn_reads_it_so_at_its_own_outline
     img, label = shoe_image("KH", np.random.default_rng(5), design_style(7990, find_font("DejaVuSans.ttf"), index="under"))
     card = {"code": "KH", "confidence": 0.97, "corners": label["corners"]}
     read = {"code": "4H", "confidence": 0.85}
-    checked = _checked_at_outline(img, card, read, config)
+    checked = _checked_at_outline(img, card, read, load_model(), config)
     assert checked["code"] == "4H" and checked["confidence"] < 0.81
     assert _weighed_at_index(card, checked, config) == {**card, "confidence": 0.85}  # made unsure, code kept
     other = {**card, "code": "QS"}  # the CNN at the outline does not read the card's code: the read stands
-    assert _checked_at_outline(img, other, read, config) == read
+    assert _checked_at_outline(img, other, read, load_model(), config) == read
     assert _weighed_at_index(other, read, config)["code"] == "4H"

@@ -105,3 +105,26 @@ def test_an_aces_one_pip_in_the_middle_tells_its_suit():
         right += "SHDC"[int(np.argmax(with_pip_suit(blind, weights).probs.sum(axis=0)))] == code[1]
     assert decided >= 6
     assert right >= decided - 1
+
+
+def test_the_corner_cnns_read_of_a_small_index_is_weighed_by_the_first_pip_too():
+    # The CNN's read at a scene's peak says the colour but not the shape: half spade, half club (or
+    # heart and diamond). The card's first pip settles it, as it does for the perceptron's reads.
+    from vision.read import cnn_with_pips
+
+    right = 0
+    for i, code in enumerate(CODES):
+        img, quad = _small_card(code, 500 + i)
+        probs = np.zeros((13, 4))
+        probs["A23456789TJQK".index(code[0]), [0, 3] if code[1] in "SC" else [1, 2]] = 0.45
+        read = CornerRead(probs, ink=True, score=0.9, suit_px=99.0)
+        weighed = cnn_with_pips(img, quad, load_model(), DEFAULT_CONFIG, read)
+        assert weighed.probs is not None and weighed.suit_px == 99.0
+        assert abs(weighed.probs.sum() - 0.9) < 1e-9  # the colour's odds kept
+        right += "SHDC"[int(np.argmax(weighed.probs.sum(axis=0)))] == code[1]
+    assert right >= 0.9 * len(CODES)  # half of them by chance without the pip
+    plain = np.zeros((13, 4))
+    plain[6, 3] = 0.9  # a club read plainly: not asked
+    read = CornerRead(plain, ink=True, score=0.9, suit_px=99.0)
+    img, quad = _small_card("7S", 1)
+    assert cnn_with_pips(img, quad, load_model(), DEFAULT_CONFIG, read) is read
