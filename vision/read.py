@@ -237,8 +237,7 @@ def cnn_with_pips(image: U8, quad: F32, model: Mlp, config: RecognizerConfig, re
     the suit is nor how tall: a small index's are taken (``CNN_SUIT_AT``, ``CNN_SUIT_H``)."""
     if read.probs is None or _plain_suit(read.probs):
         return read  # (an ace's pip too is asked only where its suit's shape is unsure: a lower card's is covered)
-    q = quad.astype(np.float64)
-    card_px = float(np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
+    card_px = float(_side_lengths(quad)[1]) / 2  # the card's height in the photograph
     guess = replace(read, suit_px=CNN_SUIT_H * card_px,
                     suit_at=(CNN_SUIT_AT[0] * config.card_width, CNN_SUIT_AT[1] * config.card_height))
     weighed = with_pips(image, quad, model, config, guess)
@@ -255,10 +254,15 @@ def _plain_suit(probs: Floats) -> bool:
 
 def _px_scale(quad: F32, config: RecognizerConfig) -> float:
     """Photograph pixels per pixel of the canonical card (its mean side lengths against the canonical ones)."""
+    across, down = _side_lengths(quad)
+    return float(across / (2 * config.card_width) + down / (2 * config.card_height)) / 2
+
+
+def _side_lengths(quad: F32) -> tuple[float, float]:
+    """The card ``quad``'s (TL, TR, BR, BL) top and bottom edges' lengths added, and its two sides'."""
     q = quad.astype(np.float64)
-    across = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / (2 * config.card_width)
-    down = (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / (2 * config.card_height)
-    return float(across + down) / 2
+    return (float(np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])),
+            float(np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])))
 
 
 def card_from_corner(read: CornerRead, quad: F32, config: RecognizerConfig) -> dict[str, Any]:
