@@ -20,6 +20,11 @@ from tests.tables.tablet.test_tablet_rounds import sign_in
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SHOTS = os.environ.get("TABLET_SCREENSHOTS")  # a folder (docs/img): the screens docs/tablet.md shows
 
+# Loaded whole: a JPEG's naturalWidth is known from its header, before the rest has arrived (complete).
+QUESTION_LOADED = (
+    "() => { const i = document.getElementById('question-image'); return i.complete && i.naturalWidth > 0; }"
+)
+
 
 def shot(page: Any, name: str) -> None:
     if SHOTS:
@@ -62,7 +67,7 @@ def test_a_games_manager_enrols_a_whole_deck_at_the_tablet_answering_where_the_r
             asked += 1
             assert page.locator(f"#deck-grid .cell.named[data-code='{code}']").count() == 0
             if asked == 1:
-                page.wait_for_function("document.getElementById('question-image').naturalWidth > 0")
+                page.wait_for_function(QUESTION_LOADED)
                 shot(page, "tablet-enrol.png")
             guess = page.locator(f"[data-guess='{code}']")
             (guess if guess.count() else page.locator(f"#deck-grid .cell.pickable[data-code='{code}']")).first.click()
@@ -71,7 +76,7 @@ def test_a_games_manager_enrols_a_whole_deck_at_the_tablet_answering_where_the_r
             twice = True
             _upload(page, path, n + 1)
             assert page.inner_text("#message").startswith("You already scanned")
-            page.wait_for_function("document.getElementById('question-image').naturalWidth > 0")
+            page.wait_for_function(QUESTION_LOADED)
             shot(page, "tablet-enrol-twice.png")
             page.click("#btn-drop")
             page.wait_for_selector(f"#enrol[data-scans='{n}']")

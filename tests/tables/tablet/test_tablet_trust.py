@@ -293,7 +293,10 @@ def joker_or_king(image: Any) -> list[dict[str, Any]]:
     return [{"code": "unknown", "confidence": 0.63, "corners": corners, "guesses": guesses}]
 
 
-SCAN_LOADED = "() => { const i = document.querySelector('#scan-confirm img.scan-thumb'); return i && i.naturalWidth > 0; }"
+# Loaded whole: a JPEG's naturalWidth is known from its header, before the rest has arrived (complete).
+SCAN_LOADED = (
+    "() => { const i = document.querySelector('#scan-confirm img.scan-thumb'); return i && i.complete && i.naturalWidth > 0; }"
+)
 
 
 def scan_shown(page: Any) -> dict[str, Any]:
