@@ -104,6 +104,25 @@ def card_contours(mask: U8, config: RecognizerConfig) -> list[Contour]:
     return sorted(big, key=cv2.contourArea, reverse=True)
 
 
+def without_glare(contour: Contour) -> Contour:
+    """A card's outline freed of a glare that joins it: a hot spot of the light whitens a patch of
+    the felt beside the card, and the card-white region bulges there.  Opened with a disc a third of
+    the region's short side across (wider than such a patch where it joins, far narrower than the
+    card), the card's body is left, and the region is kept near it."""
+    x, y, w, h = cv2.boundingRect(contour)
+    side = min(cv2.minAreaRect(contour)[1])
+    k = max(3, int(side / 3) | 1)
+    filled = np.zeros((h + 2, w + 2), np.uint8)
+    cv2.drawContours(filled, [contour - [x - 1, y - 1]], -1, 255, cv2.FILLED)
+    body = u8(cv2.morphologyEx(filled, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))))
+    # The region as found (its ragged edge is what ``quad_of`` fits sides to) within a few pixels of the body.
+    kept = filled & u8(cv2.dilate(body, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))))
+    parts, _ = cv2.findContours(kept, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not parts:
+        return contour
+    return as_contour(max(parts, key=cv2.contourArea) + [x - 1, y - 1])
+
+
 def card_shaped(contour: Contour, min_fill: float, aspect: tuple[float, float]) -> bool:
     """Whether an outline is one card's: it fills more than ``min_fill`` of its rotated box, whose
     long side over its short side lies strictly within ``aspect`` (a card is 88/63 = 1.40; the

@@ -95,6 +95,9 @@ class RecognizerConfig:
     # frame of noise or random pixels, taken whole for a card, is no card at all (it read as a sure
     # Joker through the "JOKER" column test).
     card_paper_share: float = 0.2
+    # Shoe scans: where the index corners are read unsure, the face's pips are counted (``pips.pip_count``,
+    # ``read.counted``): "on" (the default, env VISION_PIP_COUNTER) or "off".
+    pip_counter: str = field(default_factory=lambda: os.environ.get("VISION_PIP_COUNTER", "on"))
     # Table scenes: the learned index detector (``detector.py``, ``models/index_detector.onnx``) adds a
     # hypothesis at each index centre it finds inside a card-white region to those of the glyph-pair
     # rules: "off" or "on".  Shoe scans never run it.  The default, "on" (with the scene screen:
@@ -122,6 +125,8 @@ class RecognizerConfig:
                 raise ValueError(f"{name} must be one of {', '.join(WITNESS_MODES)}, got {getattr(self, name)!r}")
         if self.cnn_witness_enrolled not in ("off", "on"):
             raise ValueError(f"cnn_witness_enrolled must be 'off' or 'on', got {self.cnn_witness_enrolled!r}")
+        if self.pip_counter not in ("off", "on"):
+            raise ValueError(f"pip_counter must be 'off' or 'on', got {self.pip_counter!r}")
         if self.index_detector not in ("off", "on"):
             raise ValueError(f"index_detector must be 'off' or 'on', got {self.index_detector!r}")
         if not 0.0 < self.detector_peak < 1.0:

@@ -10,7 +10,7 @@ index's (a strong cue at any size), and so does the rank.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -108,3 +108,98 @@ def with_pip_suit(read: CornerRead, weights: Floats) -> CornerRead:
     probs = read.probs * weights[None, :]
     probs *= read.probs.sum() / (probs.sum() + 1e-12)
     return replace(read, probs=probs)
+
+
+# The pip count: a whole card's face (a shoe scan), warped this size (pixels, portrait), is searched
+# for its pips inside these margins (fractions of the width and height: clear of the index columns).
+FACE_W, FACE_H = 90, 126
+FACE_X, FACE_Y = 0.14, 0.07
+RANKS_BY_COUNT = {1: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "T"}
+
+
+@dataclass(frozen=True, slots=True)
+class PipCount:
+    """What a card's face says by its pips alone: the rank they count, and their suit's odds (S, H,
+    D, C) from the pips' shape and colour."""
+
+    rank: str
+    suits: Floats
+
+
+def pip_count(image: U8, quad: F32, model: Mlp, config: RecognizerConfig) -> PipCount | None:
+    """The rank the pips of the card ``quad`` (TL, TR, BR, BL, either way up) count, with their suit,
+    or None where the face does not show plainly a number card's pips: two to ten ink shapes of one
+    size that read as a suit and nothing else printed among them (court art, a Joker, pips run together
+    or washed out by a glare, an index reaching into the middle), or an ace's one large pip in the middle.
+
+    Independent of the index's font and layout (the pips are printed large): a witness where the
+    index corners are read unsure (``read.counted``)."""
+    w, h = FACE_W, FACE_H
+    dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+    m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
+    face = u8(cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE))
+    x0, y0 = int(FACE_X * w), int(FACE_Y * h)
+    face = face[y0 : h - y0, x0 : w - x0]
+    # Ink: darker than the paper around it, or red (a pale red pip in a glare is still red).
+    grey = face.min(axis=2)
+    paper = cv2.blur(u8(cv2.dilate(grey, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (15, 15)))), (9, 9))
+    dark = (grey.astype(np.int32) * 100 < 62 * paper.astype(np.int32)) & (paper >= 60)
+    pix = face.astype(np.int16)
+    redness_map = pix[:, :, 2] - np.maximum(pix[:, :, 0], pix[:, :, 1])
+    red = redness_map > config.red_threshold + 12
+    ink = (dark | red).astype(np.uint8)
+    n, cc_labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    labels = i32(cc_labels)
+    rh, rw = ink.shape
+    area = stats[1:, cv2.CC_STAT_AREA]
+    sig = np.nonzero(area >= 0.004 * w * h)[0] + 1
+    if len(sig) == 0:
+        return None
+    # The pips: every shape bigger than a speck beside the larger ones, all of one size (a pip half
+    # washed out, two run together, a letter or a figure beside them: no count).
+    med = float(np.median(area[sig - 1]))
+    sig = np.nonzero(area >= 0.25 * med)[0] + 1
+    if len(sig) > 10:
+        return None
+    xs, ys, cws, chs = (stats[sig, i] for i in range(4))
+    if ((xs == 0) | (ys == 0) | (xs + cws >= rw) | (ys + chs >= rh)).any():
+        return None  # cut by the margins: an index or art reaching in, or the card's edge
+    med, med_h = float(np.median(area[sig - 1])), float(np.median(chs))
+    shapes = area[sig - 1]
+    if (shapes < 0.6 * med).any() or (shapes > 1.67 * med).any() or (chs < 0.7 * med_h).any() or (chs > 1.43 * med_h).any():
+        return None
+    if int(ink.sum()) - int(area[sig - 1].sum()) > 0.1 * area[sig - 1].sum():
+        return None  # more ink besides the pips than specks: art, a frame, a pattern
+    # A glare can wash a pip out whole, and the rest count one fewer: looked at again for fainter ink
+    # (below three quarters of the paper's level, or pinkish), no pip-sized shape may lie outside the pips.
+    faint = ((grey.astype(np.int32) * 100 < 75 * paper.astype(np.int32)) & (paper >= 60)) | (redness_map > 20)
+    faint &= u8(cv2.dilate(ink, np.ones((3, 3), np.uint8))) == 0
+    _, _, fstats, _ = cv2.connectedComponentsWithStats(faint.astype(np.uint8), connectivity=8)
+    if (fstats[1:, cv2.CC_STAT_AREA] >= 0.25 * med).any():
+        return None
+    if ((cws < 0.5 * chs) | (cws > 2.0 * chs)).any():
+        return None
+    centres = cents[sig] + [x0, y0]
+    if len(sig) == 1:
+        cx, cy = centres[0]
+        if abs(cx - w / 2) > 0.12 * w or abs(cy - h / 2) > 0.12 * h or med_h < 0.12 * h:
+            return None
+    elif med_h > 0.2 * h:
+        return None
+    masks, owner = [], []
+    for j, label in enumerate(sig):
+        box = (slice(ys[j], ys[j] + chs[j]), slice(xs[j], xs[j] + cws[j]))
+        mask = u8((labels[box] == label).astype(np.uint8) * 255)
+        # The pips of the upper half stand upright (either way up the card is warped); the middle one
+        # and the lower ones may stand either way: both are asked.
+        turns = [mask] if centres[j][1] < 0.45 * h else [mask, u8(cv2.rotate(mask, cv2.ROTATE_180))]
+        masks.extend(turns)
+        owner.extend([j] * len(turns))
+    p = model.probabilities(np.stack([glyph_features(mk) for mk in masks]))[:, SUIT_COLUMNS]
+    if len(sig) == 1 and float(p.sum(axis=1).max()) < config.pip_suit_mass:
+        return None  # one shape in the middle that is no suit: a figure, a letter, a Joker's art
+    # The colour says which two suits (a spade turned round reads as a heart); the shape, between them.
+    pair = [1, 2] if redness(face[ink > 0]) > config.red_threshold else [0, 3]
+    suits = np.zeros(4)
+    suits[pair] = p[:, pair].sum(axis=0) + 1e-3
+    return PipCount(RANKS_BY_COUNT[len(sig)], suits / suits.sum())

@@ -9,10 +9,11 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from .arrays import u8
-from .cards import card_contours, card_mask, card_shaped, portrait_order, quad_of
+from .arrays import U8, Contour, u8
+from .cards import card_contours, card_mask, card_shaped, portrait_order, quad_of, without_glare
 from .config import DEFAULT_CONFIG, RecognizerConfig
 from .image_input import to_bgr8
+from .model import Mlp
 from .profile import DeckProfile, model_with, resolve
 from .read import index_corners, read_card, shows_card_stock
 
@@ -44,14 +45,35 @@ def recognize(image: npt.NDArray[Any], config: RecognizerConfig = DEFAULT_CONFIG
         # ``min_card_area``: the scene has its own size floor); many cards touching may cover more,
         # but not in one card's shape (a scan's card may lose its shape to a hot spot of the light
         # that whitens its background, but it is large).
-        biggest = cv2.contourArea(contours[0]) / (small.shape[0] * small.shape[1])
+        frame = small.shape[0] * small.shape[1]
+        biggest = cv2.contourArea(contours[0]) / frame
         if biggest >= 0.3 or biggest >= 0.12 and card_shaped(contours[0], 0.85, (1.15, 1.8)):
-            quad = portrait_order((quad_of(contours[0]) / scale).astype(np.float32, copy=False))
-            # A frame of noise (a covered lens, a broken sensor) is one "card" filling the frame:
-            # without card stock in either index corner it is none, and the scan is read as empty.
-            corners = index_corners(img, quad, config)
-            return [read_card(img, quad, model, config, corners=corners)] if shows_card_stock(corners, config) else []
+            return _shoe_card(img, contours[0], scale, model, config)
+        if biggest >= 0.12:
+            # A glare on the felt beside the card may have joined it (the region bulges there): the
+            # card's body alone, where that is one card's shape and most of the region.  Read as the
+            # one card of a shoe scan and as a table scene (a table's hands lose more to the opening,
+            # or stay unshaped), the surer reading is kept: the body's outline is rounder than a card's.
+            body = without_glare(contours[0])
+            if (cv2.contourArea(body) >= 0.85 * cv2.contourArea(contours[0]) and cv2.contourArea(body) >= 0.12 * frame
+                    and card_shaped(body, 0.85, (1.15, 1.8))):
+                one = _shoe_card(img, body, scale, model, config)
+                from .scene import find_cards
+
+                many = find_cards(img, config, mask if small is img else None, model)
+                sure = max((c["confidence"] for c in many if c["code"] != "unknown"), default=0.0)
+                return one if one and one[0]["code"] != "unknown" and one[0]["confidence"] > sure else many
     from .scene import find_cards
 
     return find_cards(img, config, mask if small is img else None, model)
+
+
+def _shoe_card(img: U8, contour: Contour, scale: float, model: Mlp,
+               config: RecognizerConfig) -> list[dict[str, Any]]:
+    """The one card of a shoe scan whose outline (in the image scaled by ``scale``) is ``contour``."""
+    quad = portrait_order((quad_of(contour) / scale).astype(np.float32, copy=False))
+    # A frame of noise (a covered lens, a broken sensor) is one "card" filling the frame:
+    # without card stock in either index corner it is none, and the scan is read as empty.
+    corners = index_corners(img, quad, config)
+    return [read_card(img, quad, model, config, corners=corners)] if shows_card_stock(corners, config) else []
 

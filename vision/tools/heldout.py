@@ -482,7 +482,8 @@ def held_reader(held: Mlp, witness: str, profile: DeckProfile | None = None) -> 
     # Without a witness, none in scenes either; with one, scenes as the product reads them.
     config = RecognizerConfig(corner_reader="mlp", cnn_witness=witness,
                               cnn_witness_scenes="off" if witness == "off" else DEFAULT_CONFIG.cnn_witness_scenes,
-                              cnn_witness_enrolled="off" if witness == "off" else "on")
+                              cnn_witness_enrolled="off" if witness == "off" else "on",
+                              pip_counter="off" if witness == "off" else DEFAULT_CONFIG.pip_counter)
 
     def read(img: np.ndarray) -> list[dict[str, Any]]:
         with reading_with(held):
@@ -494,8 +495,8 @@ def held_reader(held: Mlp, witness: str, profile: DeckProfile | None = None) -> 
 def shipped_reader(img: np.ndarray) -> list[dict[str, Any]]:
     """The shipped perceptron, whatever the block around says."""
     with reading_with(_shipped()):
-        return recognize(img, RecognizerConfig(corner_reader="mlp", cnn_witness="off", cnn_witness_scenes="off"),
-                         profile=None)
+        return recognize(img, RecognizerConfig(corner_reader="mlp", cnn_witness="off", cnn_witness_scenes="off",
+                                               pip_counter="off"), profile=None)
 
 
 @cache
@@ -505,7 +506,7 @@ def _shipped() -> Mlp:
 
 def cnn_reader(img: np.ndarray) -> list[dict[str, Any]]:
     """The corner CNN as the reader."""
-    return recognize(img, RecognizerConfig(corner_reader="cnn", cnn_witness="off"), profile=None)
+    return recognize(img, RecognizerConfig(corner_reader="cnn", cnn_witness="off", pip_counter="off"), profile=None)
 
 
 def _pct(x: float | None) -> str:
