@@ -164,11 +164,11 @@ def pip_count(image: U8, quad: F32, model: Mlp, config: RecognizerConfig) -> Pip
     xs, ys, cws, chs = (stats[sig, i] for i in range(4))
     if ((xs == 0) | (ys == 0) | (xs + cws >= rw) | (ys + chs >= rh)).any():
         return None  # cut by the margins: an index or art reaching in, or the card's edge
-    med, med_h = float(np.median(area[sig - 1])), float(np.median(chs))
     shapes = area[sig - 1]
+    med, med_h = float(np.median(shapes)), float(np.median(chs))
     if (shapes < 0.6 * med).any() or (shapes > 1.67 * med).any() or (chs < 0.7 * med_h).any() or (chs > 1.43 * med_h).any():
         return None
-    if int(ink.sum()) - int(area[sig - 1].sum()) > 0.1 * area[sig - 1].sum():
+    if int(ink.sum()) - int(shapes.sum()) > 0.1 * shapes.sum():
         return None  # more ink besides the pips than specks: art, a frame, a pattern
     # A glare can wash a pip out whole, and the rest count one fewer: looked at again for fainter ink
     # (below three quarters of the paper's level, or pinkish), no pip-sized shape may lie outside the pips.

@@ -39,6 +39,7 @@ def recognize(image: npt.NDArray[Any], config: RecognizerConfig = DEFAULT_CONFIG
         small = img
     mask = card_mask(small)
     contours = card_contours(mask, config)
+    one: list[dict[str, Any]] = []  # a glare-joined card read alone (below)
     if contours:
         # A shoe scan: one card fills most of the frame.  On a table scene a card covers a few per
         # cent of the picture or less (a card 85 px tall in 1280 x 720 covers 0.6%, below
@@ -47,7 +48,7 @@ def recognize(image: npt.NDArray[Any], config: RecognizerConfig = DEFAULT_CONFIG
         # that whitens its background, but it is large).
         frame = small.shape[0] * small.shape[1]
         biggest = cv2.contourArea(contours[0]) / frame
-        if biggest >= 0.3 or biggest >= 0.12 and card_shaped(contours[0], 0.85, (1.15, 1.8)):
+        if biggest >= 0.3 or biggest >= 0.12 and _card_shaped(contours[0]):
             return _shoe_card(img, contours[0], scale, model, config)
         if biggest >= 0.12:
             # A glare on the felt beside the card may have joined it (the region bulges there): the
@@ -55,17 +56,20 @@ def recognize(image: npt.NDArray[Any], config: RecognizerConfig = DEFAULT_CONFIG
             # one card of a shoe scan and as a table scene (a table's hands lose more to the opening,
             # or stay unshaped), the surer reading is kept: the body's outline is rounder than a card's.
             body = without_glare(contours[0])
-            if (cv2.contourArea(body) >= 0.85 * cv2.contourArea(contours[0]) and cv2.contourArea(body) >= 0.12 * frame
-                    and card_shaped(body, 0.85, (1.15, 1.8))):
+            area = cv2.contourArea(body)
+            if area >= 0.85 * cv2.contourArea(contours[0]) and area >= 0.12 * frame and _card_shaped(body):
                 one = _shoe_card(img, body, scale, model, config)
-                from .scene import find_cards
-
-                many = find_cards(img, config, mask if small is img else None, model)
-                sure = max((c["confidence"] for c in many if c["code"] != "unknown"), default=0.0)
-                return one if one and one[0]["code"] != "unknown" and one[0]["confidence"] > sure else many
     from .scene import find_cards
 
-    return find_cards(img, config, mask if small is img else None, model)
+    many = find_cards(img, config, mask if small is img else None, model)
+    surest = max((c["confidence"] for c in many if c["code"] != "unknown"), default=0.0)
+    return one if one and one[0]["code"] != "unknown" and one[0]["confidence"] > surest else many
+
+
+def _card_shaped(contour: Contour) -> bool:
+    """Whether a shoe scan's largest region has one card's shape (as filled, and as long, as a card
+    seen a little tilted)."""
+    return card_shaped(contour, 0.85, (1.15, 1.8))
 
 
 def _shoe_card(img: U8, contour: Contour, scale: float, model: Mlp,
