@@ -226,7 +226,7 @@ def _valid(serializer_class: type[serializers.Serializer], request: Request) -> 
 
 
 def _round_answer(rnd: Round, status: int = 200) -> Response:
-    return Response(RoundSerializer(selectors.round_document(selectors.round_fresh(rnd.pk))).data, status=status)
+    return Response(RoundSerializer(selectors.round_read(rnd.pk)).data, status=status)
 
 
 def _round_or_404(pk: int) -> Round:
@@ -238,7 +238,7 @@ class RoundDetailView(ApiView):
 
     @extend_schema(operation_id="rounds_retrieve", responses={200: RoundSerializer, **ERRORS}, tags=["rounds"])
     def get(self, request: Request, pk: int) -> Response:
-        return Response(RoundSerializer(selectors.round_document(selectors.round_get(user=request.user, pk=pk))).data)
+        return Response(RoundSerializer(selectors.round_read(pk, user=request.user)).data)
 
 
 class RoundOpenView(ApiView):
@@ -297,7 +297,7 @@ class RoundScanView(ApiView):
         result = services.round_scan_card(round=_round_or_404(pk), reading=reading, actor=request.user,
                                           expected_version=version)  # fmt: skip
         return Response(ScanAnswerSerializer({
-            "round": selectors.round_document(selectors.round_fresh(result.round.pk)), "scan": result.scan.pk,
+            "round": selectors.round_read(result.round.pk), "scan": result.scan.pk,
             "image": selectors.scan_image_url(result.scan.pk), "sha256": result.scan.sha256,
             "recorded": [c.code for c in result.recorded], "needs_confirmation": result.needs_confirmation,
             "candidates": result.candidates, "guesses": result.guesses,

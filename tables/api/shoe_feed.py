@@ -108,7 +108,7 @@ class ShoeFeedView(ApiView):
             raise Conflict("the round changed while the image was read: send it again")
         result = shoe_feed.shoe_feed_store(device=device, round=rnd, reading=reading, dealer=request.user)
         return Response(ScanAnswerSerializer({
-            "round": selectors.round_document(selectors.round_fresh(result.round.pk)), "scan": result.scan.pk,
+            "round": selectors.round_read(result.round.pk), "scan": result.scan.pk,
             "image": selectors.scan_image_url(result.scan.pk), "sha256": result.scan.sha256,
             "recorded": [c.code for c in result.recorded], "needs_confirmation": result.needs_confirmation,
             "candidates": result.candidates, "guesses": result.guesses,

@@ -199,10 +199,11 @@ def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @dashboard_view
 def round_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A round in full and its trail in words: cards with their scans, decisions, payments, approvals."""
-    rnd = get_object_or_404(Round.objects.select_related("table", "table__game", "table__pit", "rule_set",
-                                                         "pay_table", "shoe", "opened_by")
-                            .filter(table__in=_scope(request).tables()), pk=pk)  # fmt: skip
-    doc = selectors.round_document(rnd)
+    with selectors.one_moment():  # the round's row and its cards as of one moment
+        rnd = get_object_or_404(Round.objects.select_related("table", "table__game", "table__pit", "rule_set",
+                                                             "pay_table", "shoe", "opened_by")
+                                .filter(table__in=_scope(request).tables()), pk=pk)  # fmt: skip
+        doc = selectors.round_document(rnd)
     decisions = AlertDecision.objects.filter(round=rnd).select_related("by")
     return render(request, "dashboard/round.html", {
         "round": rnd, "doc": doc, "trail": trail_sel.round_trail_words(rnd), "decisions": decisions,

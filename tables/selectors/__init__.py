@@ -24,9 +24,11 @@ from tables.selectors.rounds import (
     current_shoe,
     engine_shoe,
     engine_shoe_spec,
+    one_moment,
     round_document,
     round_fresh,
     round_get,
+    round_read,
     round_recall,
     round_state,
     round_trail,
@@ -36,7 +38,7 @@ from tables.selectors.rounds import (
 
 __all__ = [
     "READ_ROLES", "RECALL_ROUNDS", "check_can_read", "current_round", "current_shoe", "deck_profile_of", "engine_shoe",
-    "engine_shoe_spec", "held_by", "round_document", "round_fresh", "round_get", "round_recall", "round_state", "round_trail",
+    "engine_shoe_spec", "held_by", "one_moment", "round_document", "round_fresh", "round_get", "round_read", "round_recall", "round_state", "round_trail",
     "round_view", "scan_get", "scan_image_url", "seat_count", "shoe_gauge", "shoes_of", "table_document",
     "table_get", "table_limits", "table_list",
 ]  # fmt: skip

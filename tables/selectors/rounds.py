@@ -4,8 +4,11 @@ tablet's view in words; the recall of a table's last rounds; a round's trail; sc
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
+from django.db import connection, transaction
 from django.db.models import Prefetch, QuerySet
 from django.urls import reverse
 from django.utils import timezone
@@ -97,6 +100,34 @@ def round_get(*, user: Any, pk: int) -> Round:
     """One round, readable by the user."""
     check_can_read(user)
     return Round.objects.select_related("table", "table__game", "rule_set", "pay_table", "shoe").get(pk=pk)
+
+
+@contextmanager
+def one_moment() -> Iterator[None]:
+    """Run a read made of several queries against the database as of one moment.
+
+    Outside a transaction every query sees the database as it is when that query runs: a card committed
+    between the round's row and its cards would show in the document beside the version before it, and
+    the tablet's next command, carrying that version, would be refused as a conflict (a shoe feed posting
+    while the tablet polled did exactly that).  On PostgreSQL the block is one REPEATABLE READ, READ ONLY
+    transaction (one snapshot, no locks); on SQLite one transaction, which holds writers off while it
+    reads.  Inside a transaction already (a command's answer under its lock) the block runs as it is."""
+    if connection.in_atomic_block:
+        yield
+        return
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        yield
+
+
+def round_read(pk: int, *, user: Any = None) -> dict[str, Any]:
+    """The round's document as of one moment (``one_moment``); readable by ``user`` when one is given."""
+    if user is not None:
+        check_can_read(user)
+    with one_moment():
+        return round_document(round_fresh(pk))
 
 
 def round_fresh(pk: int) -> Round:

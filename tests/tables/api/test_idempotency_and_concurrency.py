@@ -120,3 +120,58 @@ def test_two_concurrent_settles_over_http_give_200_and_409(demo_casino, dealer, 
     for t in threads:
         t.join()
     assert sorted(codes) == [200, 409]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_round_read_while_a_card_is_recorded_shows_the_card_with_its_version_or_neither(
+    demo_casino, dealer, monkeypatch
+):
+    """The tablet's poll read the round's row, a shoe feed's card was committed, then the poll read the
+    cards: the document showed the card beside the version before it, and the dealer's next tap, sent
+    with that version, was refused as a conflict (CI, PostgreSQL).  The read is one moment now."""
+    from tables import selectors
+    from tables.selectors import rounds as round_selectors
+    from tests.tables.api.conftest import client_for
+
+    table = demo_casino.tables["unlimited-blackjack"]
+    services.table_open(table=table, actor=dealer)
+    services.shoe_shuffle(table=table, actor=dealer)
+    api = client_for(dealer)
+    rid = open_round(api, table)["id"]
+    ok(api.post(f"/api/rounds/{rid}/cards/", {"code": "9S"}, format="json"))
+    fresh = round_selectors.round_fresh
+    wrote = threading.Event()
+
+    def another_device() -> None:
+        try:
+            services.round_add_card(round=rid, code="7D", actor=dealer)
+            wrote.set()
+        finally:
+            connection.close()
+
+    def fresh_then_a_write(pk: int) -> Round:
+        row = fresh(pk)
+        writer = threading.Thread(target=another_device)
+        writer.start()
+        # PostgreSQL: the write commits at once, beside this read's snapshot; SQLite: it waits for the
+        # read to end (a writer is held off), so the read goes on after a short wait.
+        wrote.wait(timeout=1.0)
+        threads.append(writer)
+        return row
+
+    threads: list[threading.Thread] = []
+    monkeypatch.setattr(round_selectors, "round_fresh", fresh_then_a_write)
+    doc = api.get(f"/api/rounds/{rid}/").json()
+    monkeypatch.setattr(round_selectors, "round_fresh", fresh)
+    for t in threads:
+        t.join(timeout=30)
+    assert wrote.is_set()
+    codes = [c["code"] for c in doc["cards"]]
+    now = selectors.round_read(rid)
+    if codes == ["9S"]:  # as it was before the card: the tablet's command with this version is refused
+        assert doc["version"] < now["version"]
+    else:  # the card and the version that came with it
+        assert codes == ["9S", "7D"] and doc["version"] == now["version"]
+    # The dealer's next tap with the version read goes through whenever the document showed the card.
+    tap = api.post(f"/api/rounds/{rid}/cards/", {"code": "TH", "version": doc["version"]}, format="json")
+    assert (tap.status_code == 200) == (codes == ["9S", "7D"]), tap.json()
