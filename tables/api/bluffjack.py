@@ -74,8 +74,9 @@ class BluffjackGamesView(ApiView):
     def get(self, request: Request, pk: int) -> Response:
         selectors.check_can_read(request.user)
         table = get_object_or_404(Table, pk=pk)
-        games = BluffjackGame.objects.filter(table=table).order_by("-number")[:5]
-        return Response(BluffjackGameSerializer([bluffjack_document(g) for g in games], many=True).data)
+        with selectors.one_moment():  # each game's row and its hands as of one moment
+            games = BluffjackGame.objects.filter(table=table).order_by("-number")[:5]
+            return Response(BluffjackGameSerializer([bluffjack_document(g) for g in games], many=True).data)
 
 
 class BluffjackGameView(ApiView):
@@ -85,7 +86,8 @@ class BluffjackGameView(ApiView):
                    tags=["bluffjack"])  # fmt: skip
     def get(self, request: Request, pk: int) -> Response:
         selectors.check_can_read(request.user)
-        return Response(BluffjackGameSerializer(bluffjack_document(_game_or_404(pk))).data)
+        with selectors.one_moment():
+            return Response(BluffjackGameSerializer(bluffjack_document(_game_or_404(pk))).data)
 
 
 class BluffjackHandOpenView(ApiView):

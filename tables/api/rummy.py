@@ -148,8 +148,9 @@ class RummyScanOutput(serializers.Serializer):
 
 
 def _game_answer(game: RummyGame, status: int = 200) -> Response:
-    game.refresh_from_db()
-    return Response(RummyGameSerializer(services_rummy.game_document(game)).data, status=status)
+    with selectors.one_moment():  # the game's row and its deals as of one moment: its version fits what shows
+        game.refresh_from_db()
+        return Response(RummyGameSerializer(services_rummy.game_document(game)).data, status=status)
 
 
 def _game_or_404(pk: int) -> RummyGame:
@@ -164,8 +165,9 @@ class RummyGamesView(ApiView):
     def get(self, request: Request, pk: int) -> Response:
         selectors.check_can_read(request.user)
         table = get_object_or_404(Table, pk=pk)
-        games = RummyGame.objects.filter(table=table).order_by("-number")[:5]
-        return Response(RummyGameSerializer([services_rummy.game_document(g) for g in games], many=True).data)
+        with selectors.one_moment():
+            games = RummyGame.objects.filter(table=table).order_by("-number")[:5]
+            return Response(RummyGameSerializer([services_rummy.game_document(g) for g in games], many=True).data)
 
     @extend_schema(operation_id="rummy_game_start", request=RummyGameStartInput, parameters=[IDEMPOTENCY],
                    responses={201: RummyGameSerializer, **ERRORS}, tags=["rummy"])  # fmt: skip
@@ -184,7 +186,8 @@ class RummyGameView(ApiView):
     @extend_schema(operation_id="rummy_game_retrieve", responses={200: RummyGameSerializer, **ERRORS}, tags=["rummy"])
     def get(self, request: Request, pk: int) -> Response:
         selectors.check_can_read(request.user)
-        return Response(RummyGameSerializer(services_rummy.game_document(_game_or_404(pk))).data)
+        with selectors.one_moment():
+            return Response(RummyGameSerializer(services_rummy.game_document(_game_or_404(pk))).data)
 
 
 class RummyDealView(ApiView):
