@@ -142,7 +142,11 @@ class DeckProfile:
             w = float(_weight(best.max(keepdims=True), lo, hi)[0])
             if w <= 0.0:
                 continue
-            q = np.exp(config.profile_sharpness * (best - best.max())) * (generic / max(generic.sum(), 1e-9) + config.profile_floor)
+            # The generic odds as they are, not renormalised over this kind of glyph: where the generic
+            # reader calls the glyph junk (a large suit it does not know), its leftover odds among the
+            # suits are no read, and the enrolled glyphs choose (an unseen deck's spade, near-junk
+            # generically and a little likelier a club, was read a club at 0.9996 after enrolment).
+            q = np.exp(config.profile_sharpness * (best - best.max())) * (generic + config.profile_floor)
             enrolled = np.zeros(p.shape[1])
             enrolled[classes] = q / q.sum()
             out[row] = (1 - w) * p[row] + w * enrolled

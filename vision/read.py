@@ -318,12 +318,17 @@ def read_card(image: U8, quad: F32, model: Mlp, config: RecognizerConfig, *,
     return counted(cnn_witness(card, image, [quad, turned], model, config, corners=crops), image, quad, model, config)
 
 
-def counted(card: dict[str, Any], image: U8, quad: F32, model: Mlp, config: RecognizerConfig) -> dict[str, Any]:
+def counted(card: dict[str, Any], image: U8, quad: F32, model: Mlp, config: RecognizerConfig, *,
+            scene: bool = False) -> dict[str, Any]:
     """A shoe scan's ``card``, read unsure from its index corners, weighed by its face's pips
     (``pip_count``): where they count another rank or show another suit, theirs comes first (unsure:
     the tablet asks); where they name an unknown read's first guess, it is named (unsure).  A sure
     read stands: a witness that counts from the face is not asked to overrule one.  Off with
-    ``config.pip_counter``."""
+    ``config.pip_counter``.
+
+    ``scene``: a table scene's card, whose pips are a few pixels: their colour is plain but not
+    their shape, so the index's suit is kept where it is of their colour (a club counted as a spade
+    turned right reads wrong on seeds 11's scenes)."""
     if config.pip_counter == "off" or card["code"] != "unknown" and card["confidence"] >= config.witness_sure:
         return card
     pips = pip_count(image, quad, model, config)
@@ -333,7 +338,10 @@ def counted(card: dict[str, Any], image: U8, quad: F32, model: Mlp, config: Reco
     # The pips' suit: printed large and several times, their likelier suit of their colour is right
     # even where the odds are even-handed (0.5-0.97: 979 of 979 generated and 50 of 50 development
     # faces, docs/vision.md); the index's is small.
-    code = pips.rank + SUITS[int(np.argmax(pips.suits))]
+    suit = SUITS[int(np.argmax(pips.suits))]
+    if scene and own != "JK" and _red(own[1]) == _red(suit):
+        suit = own[1]
+    code = pips.rank + suit
     named = {k: v for k, v in card.items() if k != "guesses"}
     if code == own:
         if card["code"] != "unknown":
@@ -341,6 +349,10 @@ def counted(card: dict[str, Any], image: U8, quad: F32, model: Mlp, config: Reco
         return {**named, "code": code, "confidence": round(max(float(card["confidence"]), config.unknown_below), 4)}
     confidence = max(min(float(card["confidence"]), config.witness_cap), config.unknown_below)
     return {**named, "code": code, "confidence": round(confidence, 4)}
+
+
+def _red(suit: str) -> bool:
+    return suit in "HD"
 
 
 def _rank_like(read: CornerRead, config: RecognizerConfig) -> CornerRead:

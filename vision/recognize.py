@@ -48,22 +48,48 @@ def recognize(image: npt.NDArray[Any], config: RecognizerConfig = DEFAULT_CONFIG
         # that whitens its background, but it is large).
         frame = small.shape[0] * small.shape[1]
         biggest = cv2.contourArea(contours[0]) / frame
-        if biggest >= 0.3 or biggest >= 0.12 and _card_shaped(contours[0]):
-            return _shoe_card(img, contours[0], scale, model, config)
-        if biggest >= 0.12:
+        shaped = _card_shaped(contours[0])
+        body = None if shaped or biggest < 0.12 else _glare_free(contours[0], frame)
+        if biggest >= 0.3 or biggest >= 0.12 and shaped:
+            whole = _shoe_card(img, contours[0], scale, model, config)
+            if body is None or not _bent(contours[0], body):
+                return whole
+            # A glare beside the card joined it and bent its outline: read on its body's outline too.
+            # Where the two agree the bent outline's read stands (the index corners away from the glare
+            # are where they were; the body's, opened, lie a little off); where they differ the body's
+            # outline is the card's (a 5 of spades read J on the bent outline; its pips count 5 on the body).
+            alone = _shoe_card(img, body, scale, model, config)
+            return whole if [c["code"] for c in whole] == [c["code"] for c in alone] else alone
+        if body is not None:
             # A glare on the felt beside the card may have joined it (the region bulges there): the
-            # card's body alone, where that is one card's shape and most of the region.  Read as the
-            # one card of a shoe scan and as a table scene (a table's hands lose more to the opening,
-            # or stay unshaped), the surer reading is kept: the body's outline is rounder than a card's.
-            body = without_glare(contours[0])
-            area = cv2.contourArea(body)
-            if area >= 0.85 * cv2.contourArea(contours[0]) and area >= 0.12 * frame and _card_shaped(body):
-                one = _shoe_card(img, body, scale, model, config)
+            # card's body alone, read as the one card of a shoe scan and as a table scene (a table's
+            # hands lose more to the opening, or stay unshaped), the surer reading kept: the body's
+            # outline is rounder than a card's.
+            one = _shoe_card(img, body, scale, model, config)
     from .scene import find_cards
 
     many = find_cards(img, config, mask if small is img else None, model)
     surest = max((c["confidence"] for c in many if c["code"] != "unknown"), default=0.0)
     return one if one and one[0]["code"] != "unknown" and one[0]["confidence"] > surest else many
+
+
+def _glare_free(contour: Contour, frame: int) -> Contour | None:
+    """A shoe scan's largest region without what a glare joined to it (``without_glare``), where that
+    leaves one card's shape, most of the region and a shoe card's size; else None."""
+    body = without_glare(contour)
+    area = cv2.contourArea(body)
+    if area >= 0.85 * cv2.contourArea(contour) and area >= 0.12 * frame and _card_shaped(body):
+        return body
+    return None
+
+
+def _bent(region: Contour, body: Contour) -> bool:
+    """Whether a glare bent the card's outline: the corners fitted to the whole region lie more than a
+    tenth of the card's height from those of its body (a small bulge leaves the sides to fit the same
+    sharp corners, which the body's rounded ones fit less closely)."""
+    a, b = portrait_order(quad_of(region)), portrait_order(quad_of(body))
+    height = max(cv2.minAreaRect(body)[1])
+    return bool(min(np.abs(a - np.roll(b, k, axis=0)).max() for k in (0, 2)) > 0.1 * height)
 
 
 def _card_shaped(contour: Contour) -> bool:

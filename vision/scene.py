@@ -32,6 +32,7 @@ from .read import (
     card_from_corner,
     cnn_with_pips,
     corner_at,
+    counted,
     read_card,
     read_corner_at,
     scene_witness,
@@ -59,8 +60,9 @@ def find_cards(image: U8, config: RecognizerConfig, mask: U8 | None = None,
     scene = _Scene(image, regions)
     measured = _against_peaks(_card_height(regions, h_img), scene, config)
     if measured is not None:
-        return _peak_cards(scene, regions, scene_witness(_cards_at(scene, regions, measured, model, config), image, model, config),
-                           measured, model, config)
+        return _counted_on_top(image, _peak_cards(scene, regions, scene_witness(_cards_at(scene, regions, measured, model, config),
+                                                                                image, model, config), measured, model, config),
+                               model, config)
     # No card's outline to go by (every region a hand, no top card showing a whole long and short
     # edge): the cards are read at a small, a middle and a large card size of the scenes' span
     # (85-210 px in 720), and the size whose cards cover the card-white regions best is kept (too
@@ -77,7 +79,55 @@ def find_cards(image: U8, config: RecognizerConfig, mask: U8 | None = None,
         if best is None or score > best[0]:
             best = (score, cards, card_h)
     assert best is not None
-    return _peak_cards(scene, regions, scene_witness(best[1], image, model, config), best[2], model, config)
+    return _counted_on_top(image, _peak_cards(scene, regions, scene_witness(best[1], image, model, config), best[2], model, config),
+                           model, config)
+
+
+def _counted_on_top(image: U8, cards: list[dict[str, Any]], model: Mlp, config: RecognizerConfig) -> list[dict[str, Any]]:
+    """``cards`` with each one read unsure or unknown whose face shows whole weighed by its pips, as a
+    shoe scan's (``read.counted``): a card alone, or the top card of a hand (``_on_top``).  A lower
+    card's face is covered, and the card above shows its own pips there."""
+    if config.pip_counter == "off" or len(cards) == 0:
+        return cards
+    quads = [f32(np.asarray(c["corners"], np.float32)) for c in cards]
+    h, w = image.shape[:2]
+    out = []
+    for i, card in enumerate(cards):
+        q = quads[i]
+        if (card["code"] != "unknown" and card["confidence"] >= config.witness_sure
+                or q[:, 0].min() < 0 or q[:, 1].min() < 0 or q[:, 0].max() > w - 1 or q[:, 1].max() > h - 1
+                or not _on_top(i, quads)):
+            out.append(card)
+        else:
+            out.append(counted(card, image, q, model, config, scene=True))
+    return out
+
+
+def _on_top(i: int, quads: list[F32]) -> bool:
+    """Whether card ``i`` lies over every card whose outline it overlaps: a hand's cards are laid each
+    a little to the right of the one below, whose top-left index shows, so the card above has its own
+    top-left corner on the card below and not the other way round."""
+    qi = quads[i]
+    area = abs(cv2.contourArea(qi))
+    for j, qj in enumerate(quads):
+        if j == i:
+            continue
+        inter, _ = cv2.intersectConvexConvex(qi, qj)
+        if inter <= 0.02 * area:
+            continue
+        if not (_inside(_index_point(qi), qj) and not _inside(_index_point(qj), qi)):
+            return False
+    return True
+
+
+def _index_point(q: F32) -> tuple[float, float]:
+    """A point of the card's top-left index: a tenth of its width and height in from its corner."""
+    p = q[0] + 0.1 * (q[1] - q[0]) + 0.1 * (q[3] - q[0])
+    return float(p[0]), float(p[1])
+
+
+def _inside(point: tuple[float, float], quad: F32) -> bool:
+    return cv2.pointPolygonTest(quad.reshape(-1, 1, 2), point, False) >= 0
 
 
 def _card_regions(mask: U8) -> list[Contour]:

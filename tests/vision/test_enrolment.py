@@ -220,3 +220,31 @@ def test_another_version_or_a_corrupt_file_is_a_clear_error(deck, tmp_path):
         load_profile(truncated)
     with pytest.raises(ValueError, match="no such deck profile"):
         recognize(np.zeros((50, 50, 3), np.uint8), profile=tmp_path / "absent.profile")
+
+
+def test_a_glyph_the_generic_reader_calls_junk_is_not_made_sure_by_its_leftover_odds():
+    """A suit glyph as like one enrolled suit as another, which the generic reader takes for junk with
+    its little suit odds leaning to clubs, is no sure club after enrolment (an unseen deck's spade was
+    read a club at 0.9996); where the enrolled glyphs tell the suits apart, they choose."""
+    from vision.features import N_FEATURES
+    from vision.model import CLASSES, SUIT_CLASSES
+    from vision.profile import DeckProfile
+
+    rng = np.random.default_rng(4)
+    glyph = rng.normal(size=N_FEATURES).astype(np.float32)
+    codes = np.array(["QS", "QH", "QD", "QC"])
+    alike = np.stack([glyph + 0.15 * rng.normal(size=N_FEATURES) for _ in codes]).astype(np.float32)
+    profile = DeckProfile(codes, alike, alike, np.zeros((0, 1), np.float32))
+    p = np.zeros((2, len(CLASSES)), np.float32)
+    p[0, CLASSES.index("Q")] = 1.0
+    p[1, CLASSES.index("junk")] = 0.99
+    p[1, list(SUIT_CLASSES)] = [0.0005, 0.0005, 0.0005, 0.0085]  # junk, leaning to clubs
+    feats = np.stack([glyph, glyph])
+    suits = profile.weigh(feats, p)[1, list(SUIT_CLASSES)]
+    assert suits.max() < 0.6, suits
+    # One enrolled glyph plainly nearer: the enrolment reads it so, whatever the generic leftovers.
+    plain = alike.copy()
+    plain[0] = glyph
+    plain[1:] = glyph + rng.normal(size=(3, N_FEATURES)).astype(np.float32)
+    suits = DeckProfile(codes, plain, plain, np.zeros((0, 1), np.float32)).weigh(feats, p)[1, list(SUIT_CLASSES)]
+    assert suits[0] > 0.9, suits

@@ -110,6 +110,42 @@ def test_a_card_joined_by_a_glare_on_the_felt_is_still_found(seed):
     assert [c["code"] for c in cards] == ["2D"], cards
 
 
+def test_a_card_filling_the_frame_with_a_glare_that_bent_its_outline_is_read_on_its_body():
+    # An unseen face's 5 of spades (EB Garamond italic, heldout's draw at seed 11) with a hot spot of
+    # the light joined to its side: the region took a third of the frame, its outline bent, and the
+    # card read J at 0.6.  On the body's outline its pips count 5.
+    from vision.tools.heldout import deck, unseen_decks
+    from vision.tools.synth import CODES, INDEX_LAYOUTS, design_style
+
+    found = [(font, number) for name, font, number in unseen_decks() if name == "EBGaramond12-Italic"]
+    assert found, "bin/test installs the fonts (fonts-ebgaramond)"
+    font, number = found[0]
+    design, finnish = deck(number, INDEX_LAYOUTS.index("under"))
+    style = design_style(design, font, finnish=finnish, index="under")
+    rng = np.random.default_rng([11, design])
+    codes = [CODES[int(i)] for i in rng.permutation(len(CODES))]
+    scans = [shoe_image(codes[i], rng, style) for i in range(17)]
+    img, label = scans[16]
+    assert label["code"] == "5S"
+    assert [c["code"] for c in recognize(img)] == ["5S"]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_where_the_bent_outline_and_the_body_read_alike_the_read_stands(seed):
+    # A white disc joined to the side of a card filling the frame: both outlines read the 5 of
+    # spades; the bent one's read, its index corners where they were, is kept as sure as it is.
+    rng = np.random.default_rng(seed)
+    face, alpha = render_card("5S", random_style(rng, finnish=False), rng)
+    canvas = _background(300, 280, rng, felt=True)
+    quad = card_quad(135, 150, 230, 8.0, 0.005, rng)
+    _warp_card(face, alpha, canvas, quad)
+    right = quad[1] * 0.7 + quad[2] * 0.3
+    cv2.circle(canvas, (int(right[0]) + 14, int(right[1])), 26, (250, 250, 250), -1)
+    img = cv2.GaussianBlur(np.clip(canvas, 0, 255).astype(np.uint8), (0, 0), 1.0)
+    cards = recognize(img)
+    assert [c["code"] for c in cards] == ["5S"] and cards[0]["confidence"] >= 0.85, cards
+
+
 def test_the_pip_counter_has_a_switch(monkeypatch):
     from dataclasses import replace
 
@@ -124,3 +160,32 @@ def test_the_pip_counter_has_a_switch(monkeypatch):
     img, quad = _scan("6S", 11)
     card = {"code": "JD", "confidence": 0.89, "corners": quad.round(2).tolist()}
     assert counted(card, img, quad, load_model(), replace(DEFAULT_CONFIG, pip_counter="off")) == card
+
+
+def test_in_a_scene_a_card_whose_face_shows_whole_is_counted_and_a_covered_one_is_not():
+    """A table scene's unsure cards are weighed by their pips where the face shows whole: a card alone
+    and the top card of a hand; the lower card's face holds the upper card's pips, and is left as read."""
+    from vision.scene import _counted_on_top
+
+    model = load_model()
+    rng = np.random.default_rng(3)
+    style = random_style(rng, finnish=False)
+    canvas = _background(720, 1280, rng, felt=True)
+    h = 200.0
+    lone = card_quad(300, 360, h, 3.0, 0.0, rng)
+    lower = card_quad(800, 360, h, 0.0, 0.0, rng)
+    upper = card_quad(800 + 0.32 * h, 360 + 0.064 * h, h, 0.0, 0.0, rng)
+    for code, quad in (("7C", lone), ("6S", lower), ("9H", upper)):
+        face, alpha = render_card(code, style, rng)
+        _warp_card(face, alpha, canvas, quad)
+    img = np.clip(canvas, 0, 255).astype(np.uint8)
+    for q in (lone, upper):
+        assert pip_count(img, np.asarray(q, np.float32), model, DEFAULT_CONFIG) is not None
+
+    def read(code: str, confidence: float, quad: np.ndarray) -> dict:
+        return {"code": code, "confidence": confidence, "corners": np.asarray(quad).round(2).tolist()}
+
+    unsure = [read("TC", 0.6, lone), read("5S", 0.6, lower), read("8H", 0.6, upper)]
+    assert [c["code"] for c in _counted_on_top(img, unsure, model, DEFAULT_CONFIG)] == ["7C", "5S", "9H"]
+    sure = [read("TC", 0.95, lone), read("5S", 0.6, lower), read("8H", 0.95, upper)]
+    assert [c["code"] for c in _counted_on_top(img, sure, model, DEFAULT_CONFIG)] == ["TC", "5S", "8H"]
