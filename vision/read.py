@@ -326,7 +326,7 @@ def read_card(image: U8, quad: F32, model: Mlp, config: RecognizerConfig, *,
 
 def counted(card: dict[str, Any], image: U8, quad: F32, model: Mlp, config: RecognizerConfig, *,
             scene: bool = False) -> dict[str, Any]:
-    """A shoe scan's ``card``, read unsure from its index corners, weighed by its face's pips
+    """A shoe scan's ``card`` (or a scene's whose face shows whole), read unsure from its index corners, weighed by its face's pips
     (``pip_count``): where they count another rank or show another suit, theirs comes first (unsure:
     the tablet asks); where they name an unknown read's first guess, it is named (unsure).  A sure
     read stands: a witness that counts from the face is not asked to overrule one.  Off with
@@ -334,7 +334,7 @@ def counted(card: dict[str, Any], image: U8, quad: F32, model: Mlp, config: Reco
 
     ``scene``: a table scene's card, whose pips are a few pixels: their colour is plain but not
     their shape, so the index's suit is kept where it is of their colour (a club counted as a spade
-    turned right reads wrong on seeds 11's scenes)."""
+    turned a right read wrong in seed 11's unseen-face scenes)."""
     if config.pip_counter == "off" or card["code"] != "unknown" and card["confidence"] >= config.witness_sure:
         return card
     pips = pip_count(image, quad, model, config)
