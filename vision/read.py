@@ -324,6 +324,11 @@ def read_card(image: U8, quad: F32, model: Mlp, config: RecognizerConfig, *,
     return counted(cnn_witness(card, image, [quad, turned], model, config, corners=crops), image, quad, model, config)
 
 
+def countable(card: dict[str, Any], config: RecognizerConfig) -> bool:
+    """Whether ``counted`` asks the pips about ``card``: the counter on, the card read unsure or unknown."""
+    return config.pip_counter != "off" and (card["code"] == "unknown" or card["confidence"] < config.witness_sure)
+
+
 def counted(card: dict[str, Any], image: U8, quad: F32, model: Mlp, config: RecognizerConfig, *,
             scene: bool = False) -> dict[str, Any]:
     """A shoe scan's ``card`` (or a scene's whose face shows whole), read unsure from its index corners, weighed by its face's pips
@@ -335,7 +340,7 @@ def counted(card: dict[str, Any], image: U8, quad: F32, model: Mlp, config: Reco
     ``scene``: a table scene's card, whose pips are a few pixels: their colour is plain but not
     their shape, so the index's suit is kept where it is of their colour (a club counted as a spade
     turned a right read wrong in seed 11's unseen-face scenes)."""
-    if config.pip_counter == "off" or card["code"] != "unknown" and card["confidence"] >= config.witness_sure:
+    if not countable(card, config):
         return card
     pips = pip_count(image, quad, model, config)
     if pips is None:
@@ -345,7 +350,7 @@ def counted(card: dict[str, Any], image: U8, quad: F32, model: Mlp, config: Reco
     # even where the odds are even-handed (0.5-0.97: 979 of 979 generated and 50 of 50 development
     # faces, docs/vision.md); the index's is small.
     suit = SUITS[int(np.argmax(pips.suits))]
-    if scene and own != "JK" and _red(own[1]) == _red(suit):
+    if scene and own != "JK" and (own[1] in "HD") == (suit in "HD"):
         suit = own[1]
     code = pips.rank + suit
     named = {k: v for k, v in card.items() if k != "guesses"}
@@ -355,10 +360,6 @@ def counted(card: dict[str, Any], image: U8, quad: F32, model: Mlp, config: Reco
         return {**named, "code": code, "confidence": round(max(float(card["confidence"]), config.unknown_below), 4)}
     confidence = max(min(float(card["confidence"]), config.witness_cap), config.unknown_below)
     return {**named, "code": code, "confidence": round(confidence, 4)}
-
-
-def _red(suit: str) -> bool:
-    return suit in "HD"
 
 
 def _rank_like(read: CornerRead, config: RecognizerConfig) -> CornerRead:

@@ -32,6 +32,7 @@ from .read import (
     card_from_corner,
     cnn_with_pips,
     corner_at,
+    countable,
     counted,
     read_card,
     read_corner_at,
@@ -117,14 +118,12 @@ def _counted_on_top(image: U8, cards: list[dict[str, Any]], model: Mlp, config: 
     """``cards`` with each one read unsure or unknown whose face shows whole weighed by its pips, as a
     shoe scan's (``read.counted``): a card alone, or the top card of a hand (``_on_top``).  A lower
     card's face is covered, and the card above shows its own pips there."""
-    if config.pip_counter == "off" or len(cards) == 0:
-        return cards
     quads = [f32(np.asarray(c["corners"], np.float32)) for c in cards]
     h, w = image.shape[:2]
     out = []
     for i, card in enumerate(cards):
         q = quads[i]
-        if (card["code"] != "unknown" and card["confidence"] >= config.witness_sure
+        if (not countable(card, config)
                 or q[:, 0].min() < 0 or q[:, 1].min() < 0 or q[:, 0].max() > w - 1 or q[:, 1].max() > h - 1
                 or not _on_top(i, quads)):
             out.append(card)
@@ -145,7 +144,7 @@ def _on_top(i: int, quads: list[F32]) -> bool:
         inter, _ = cv2.intersectConvexConvex(qi, qj)
         if inter <= 0.02 * area:
             continue
-        if not (_inside(_index_point(qi), qj) and not _inside(_index_point(qj), qi)):
+        if not (_on_card(_index_point(qi), qj) and not _on_card(_index_point(qj), qi)):
             return False
     return True
 
@@ -156,8 +155,9 @@ def _index_point(q: F32) -> tuple[float, float]:
     return float(p[0]), float(p[1])
 
 
-def _inside(point: tuple[float, float], quad: F32) -> bool:
-    return cv2.pointPolygonTest(quad.reshape(-1, 1, 2), point, False) >= 0
+def _on_card(point: tuple[float, float], quad: F32) -> bool:
+    u, t = _places(point, quad.astype(np.float64)[None])
+    return bool(0 <= u[0] <= 1 and 0 <= t[0] <= 1)
 
 
 def _card_regions(mask: U8) -> list[Contour]:
