@@ -969,8 +969,10 @@
     $("scan-input").value = "";
     if (!r) return;
     round = r.round;
-    if (!r.needs_confirmation) toast(readWords(r));
-    else hideToast(); // the question stands alone: an earlier scan's "Read ..." is not this scan's answer
+    // The cards recorded (a scan of several records those before the one it asks about); a question alone
+    // hides an earlier scan's "Read ...", which is not this scan's answer.
+    if (r.recorded.length) toast(readWords(r));
+    else hideToast();
     render(); // an unsure read is the round's pending_scan: renderRound asks the dealer
   }
   // A scan's toast: the cards it recorded, as the round now draws them.  A card drawn face down (the dealer's
@@ -980,7 +982,7 @@
     const dealt = n ? round.cards.slice(-n) : []; // the scan's cards are the round's last ones
     const hidden = dealt.filter((c) => c.face_up === false);
     const shown = r.recorded.filter((code, i) => !dealt[i] || dealt[i].face_up !== false);
-    const conf = " (" + r.candidates.map((c) => Math.round(100 * c.confidence) + "%").join(", ") + ")";
+    const conf = " (" + r.candidates.slice(0, n).map((c) => Math.round(100 * c.confidence) + "%").join(", ") + ")";
     const back = hidden.length ? (hidden.some((c) => c.private) ? "Private card read" : "Hole card read") : "";
     if (!shown.length && back) return back + conf;
     return "Read " + shown.map(pretty).join(" ") + (back ? " and the " + back.toLowerCase().replace(/ read$/, "") : "") + conf;
@@ -996,8 +998,11 @@
       if ($("scan-dialog").open) $("scan-dialog").close(); // answered elsewhere: no stale scan left large
       return;
     }
-    if (pendingScan && pendingScan.scan === p.scan && !box.hidden) return;
-    pendingScan = { round: r, scan: p.scan };
+    if (pendingScan && pendingScan.scan === p.scan && pendingScan.card === p.card && !box.hidden) return;
+    pendingScan = { round: r, scan: p.scan, card: p.card };
+    // A scan of several cards asks about one at a time, left to right: that card cut out of the scan and
+    // outlined (the large view shows the whole scan with it outlined), its place named.
+    const several = p.of > 1 && p.corners && p.corners.length >= 3;
     box.hidden = false;
     // The reader's best guesses (valid cards the shoe can still deal), each a card face with its
     // confidence: one tap confirms it; otherwise the picker below.
@@ -1006,10 +1011,15 @@
     // (a blurred K♥ offered as a Joker); a tap shows it large.  Shown for a face-down card too: the
     // tablet faces the dealer, who confirms it; only the toasts keep it unnamed.
     const look = p.image ? el("button", { class: "scan-look", type: "button", "aria-label": "show the scan large",
-      title: "the scan: tap to enlarge", onclick: () => showScan(p.image) },
+      title: "the scan: tap to enlarge", onclick: () => showScan(p.image, several ? p.corners : null) },
+      several ? cardCrop(p) :
       el("img", { class: "scan-thumb", id: "scan-confirm-image", src: p.image, alt: "the scan being asked about" })) : null;
+    const place = several ? ` of card ${p.card + 1} of ${p.of} in the scan` : "";
+    const drops = several ? [["Not a card", "not a card", true], ["Scan the rest again", "scan the rest again", false]]
+      : [["Scan it again", "scan the card again", false], ["No card was dealt", "no card was dealt", false]];
     box.replaceChildren(...(look ? [look] : []), el("div", { class: "scan-ask" }, el("p", { text: guesses.length ?
-      "Unsure read: tap the card it is, or pick it below" : "No card recognised: pick it below" }),
+      `Unsure read${place}: tap the card it is, or pick it below` :
+      (several ? `Card ${p.card + 1} of ${p.of} in the scan not recognised: pick it below` : "No card recognised: pick it below") }),
       el("div", { class: "guesses" },
       ...guesses.map((c) => el("button", { class: "guess" + (/[HD]$/.test(c.code) ? " red" : ""), type: "button",
         "data-confirm": c.code, "aria-label": `confirm ${pretty(c.code)}`, onclick: () => sendCard(c.code) },
@@ -1018,24 +1028,68 @@
         // Until it is answered the server takes no other scan, card or decision (a new scan once replaced the
         // question and the card it stood for was lost): the way out when no card stands behind it.
         el("span", { class: "scan-drop" },
-          ...[["Scan it again", "scan the card again"], ["No card was dealt", "no card was dealt"]].map(([text, reason]) =>
-            el("button", { type: "button", class: "btn", "data-drop-scan": reason, text, onclick: () => dropScan(p.scan, reason) }))))));
+          ...drops.map(([text, reason, onlyThis]) => el("button", { type: "button", class: "btn", "data-drop-scan": reason,
+            text, onclick: () => dropScan(p.scan, reason, onlyThis) }))))));
   }
-  // The unsure scan large (a dialog over the page; a tap on it, or Close, puts it away).
-  function showScan(src) {
+  // The outline of a card of the scan, drawn over the scan's image in the image's own pixels (viewBox).
+  const SVG = "http://www.w3.org/2000/svg";
+  function outline(corners, viewBox) {
+    const svg = document.createElementNS(SVG, "svg");
+    svg.setAttribute("class", "scan-outline");
+    svg.setAttribute("aria-hidden", "true");
+    if (viewBox) svg.setAttribute("viewBox", viewBox.join(" "));
+    const poly = document.createElementNS(SVG, "polygon");
+    poly.setAttribute("points", corners.map((c) => c.join(",")).join(" "));
+    svg.append(poly);
+    return svg;
+  }
+  // The card asked about cut out of the scan (its outline with a margin, scaled to fit the thumbnail).
+  function cardCrop(p) {
+    const xs = p.corners.map((c) => c[0]), ys = p.corners.map((c) => c[1]);
+    const x0 = Math.min(...xs), y0 = Math.min(...ys), w = Math.max(...xs) - x0, h = Math.max(...ys) - y0;
+    const m = 0.15 * Math.max(w, h);
+    const box = [x0 - m, y0 - m, w + 2 * m, h + 2 * m];
+    const img = el("img", { id: "scan-confirm-image", src: p.image, alt: `card ${p.card + 1} of ${p.of} in the scan` });
+    const frame = el("span", { class: "scan-thumb scan-crop" }, img, outline(p.corners, box));
+    const place = () => { // the image scaled as the outline's viewBox is (centred, whole box shown)
+      const s = Math.min(frame.clientWidth / box[2], frame.clientHeight / box[3]);
+      img.style.width = `${img.naturalWidth * s}px`;
+      img.style.left = `${(frame.clientWidth - box[2] * s) / 2 - box[0] * s}px`;
+      img.style.top = `${(frame.clientHeight - box[3] * s) / 2 - box[1] * s}px`;
+    };
+    if (img.complete && img.naturalWidth) requestAnimationFrame(place);
+    else img.addEventListener("load", place);
+    return frame;
+  }
+  // The unsure scan large (a dialog over the page; a tap on it, or Close, puts it away), the card asked
+  // about outlined when the scan found several.
+  function showScan(src, corners) {
     const d = $("scan-dialog");
-    $("scan-dialog-image").src = src;
+    const img = $("scan-dialog-image");
+    const frame = img.parentElement;
+    frame.querySelectorAll(".scan-outline").forEach((o) => o.remove());
+    img.src = src;
+    if (corners) {
+      const svg = outline(corners, null);
+      frame.append(svg);
+      const fit = () => svg.setAttribute("viewBox", `0 0 ${img.naturalWidth} ${img.naturalHeight}`);
+      if (img.complete && img.naturalWidth) fit();
+      img.addEventListener("load", fit, { once: true });
+    }
     if (!d.open) d.showModal();
   }
   $("scan-dialog-image").addEventListener("click", () => $("scan-dialog").close());
-  async function dropScan(scanId, reason) {
-    const r = await command(`/api/rounds/${round.id}/scans/${scanId}/dismiss/`, { reason, version: round.version });
+  async function dropScan(scanId, reason, onlyThis) {
+    const body = { reason, version: round.version };
+    if (onlyThis) body.only_this_card = true;
+    const r = await command(`/api/rounds/${round.id}/scans/${scanId}/dismiss/`, body);
     if (!r) return;
     pendingScan = null;
     $("scan-confirm").hidden = true;
     round = r;
     render();
     if (reason === "scan the card again") toast("Scan the card again");
+    if (reason === "scan the rest again") toast("Scan the cards not yet recorded again");
   }
   // ---- the camera: a live preview; capture on tap, or by itself when a card is held still ----------
   const CAMERA = "tablet-camera"; // remembered on this tablet: the camera comes back after a reload

@@ -74,8 +74,10 @@ class RoundSerializer(serializers.Serializer):
                                            "labelled, totals in words, the hole card face down until the dealer plays")
     pending_scan = serializers.DictField(allow_null=True, required=False,
                                          help_text="the unsure scan the round waits on (the dealer confirms or picks "
-                                                   "its card, or drops the scan: POST scans/{scan}/dismiss/): scan, "
-                                                   "image, candidates, guesses, question (in words); while it "
+                                                   "the card it asks about, or drops it or the scan: POST "
+                                                   "scans/{scan}/dismiss/): scan, image, candidates (every card "
+                                                   "found), card (the one asked about, its place left to right) "
+                                                   "of, corners, guesses, question (in words); while it "
                                                    "waits, a further scan, card, decision, settlement or "
                                                    "correction is refused (409, the question); null otherwise")
     shoe_cards = serializers.ListField(child=serializers.CharField(), allow_null=True, required=False,
@@ -199,6 +201,12 @@ class PaidInput(VersionedInput):
 
 class ReasonInput(VersionedInput):
     reason = serializers.CharField(max_length=300)
+
+
+class ScanDismissInput(ReasonInput):
+    only_this_card = serializers.BooleanField(
+        default=False, help_text="drop only the card asked about (it is not a card) and go on with the scan's next "
+                                 "cards; otherwise what is left of the scan is dropped")
 
 
 class OptionalReasonInput(VersionedInput):
@@ -395,14 +403,16 @@ class RoundCancelView(ApiView):
 
 
 class ScanDismissView(ApiView):
-    """Drop the unsure scan the round waits on (no card was dealt, or it is scanned again), with a reason."""
+    """Drop the unsure scan the round waits on (no card was dealt, or it is scanned again), or only the card
+    it asks about (not a card: the scan goes on with its next cards), with a reason."""
 
-    @extend_schema(operation_id="rounds_scan_dismiss", request=ReasonInput, parameters=[IDEMPOTENCY],
+    @extend_schema(operation_id="rounds_scan_dismiss", request=ScanDismissInput, parameters=[IDEMPOTENCY],
                    responses={200: RoundSerializer, **ERRORS}, tags=["rounds"])  # fmt: skip
     @idempotent
     def post(self, request: Request, pk: int, scan: int) -> Response:
-        data = _valid(ReasonInput, request)
+        data = _valid(ScanDismissInput, request)
         rnd = services.scan_dismiss(round=_round_or_404(pk), scan=scan, reason=data["reason"], actor=request.user,
+                                    only_this_card=data["only_this_card"],
                                     expected_version=data.get("version"))  # fmt: skip
         return _round_answer(rnd)
 

@@ -354,6 +354,10 @@ class Scan(models.Model):
     image = models.FileField(upload_to="scans/%Y/%m/%d/")
     sha256 = models.CharField(max_length=64)
     recognised = models.JSONField(default=list, help_text="vision's cards: code, confidence, corners")
+    asking = models.PositiveSmallIntegerField(
+        null=True, blank=True,
+        help_text="the card of the scan the dealer is asked about (its place in recognised, left to right) "
+                  "while the reader is unsure of it; empty once every card of the scan is recorded or dropped")
     uploaded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     uploaded_at = models.DateTimeField(auto_now_add=True)
 

@@ -155,38 +155,66 @@ def scan_guesses(found: list[dict[str, Any]], shoe: EngineShoe | None, limit: in
 # resumption (the round takes nothing meanwhile).  Every other write at the round is refused while it
 # waits, or answers it (``tables.services.rounds.require_no_pending_scan``).
 _QUIET_ACTIONS = ("round.pause", "round.resume")
+# The writes after which a scan may still ask about one of its cards: the scan itself (its sure cards before
+# the unsure one recorded), and the dealer's answer or "not a card" for an earlier card of the same scan.
+_ASKING_ACTIONS = {"round.scan": "sha256", "round.shoe_feed": "sha256", "round.scan.skip": "sha256",
+                   "round.card": "scan"}  # fmt: skip
 
 
 def pending_scan_row(rnd: Round) -> Scan | None:
-    """The unsure scan the round waits on, or None: the dealer was asked to confirm or pick its card and
-    nothing happened at the round since (its last audited write, a pause aside, is that scan, which recorded
-    no card).  One query when nothing waits."""
+    """The scan the round waits on, or None: the dealer was asked to confirm or pick one of its cards
+    (``Scan.asking``) and nothing happened at the round since but that scan and the answers to its earlier
+    cards (a pause aside).  One query when nothing waits."""
     if rnd.state != RoundState.IN_PLAY:
         return None
     last = (AuditEvent.objects.filter(round=rnd).exclude(action__in=_QUIET_ACTIONS).order_by("-pk")
             .only("action", "payload").first())  # fmt: skip
-    if last is None or last.action not in ("round.scan", "round.shoe_feed") or last.payload.get("recorded"):
+    if last is None or last.action not in _ASKING_ACTIONS:
         return None
-    return rnd.scans.filter(sha256=last.payload.get("sha256"), cards__isnull=True).order_by("-pk").first()
+    sha = last.payload.get(_ASKING_ACTIONS[last.action])
+    if not sha:
+        return None
+    return rnd.scans.filter(sha256=sha, asking__isnull=False).order_by("-pk").first()
+
+
+def asked_card(scan: Scan) -> dict[str, Any]:
+    """The card of a waiting scan the dealer is asked about (as vision read it: code, confidence, corners,
+    guesses); an empty read when vision found no card at all."""
+    found = list(scan.recognised or [])
+    at = scan.asking or 0
+    return dict(found[at]) if at < len(found) else {}
+
+
+def asked_guesses(scan: Scan, shoe: EngineShoe | None) -> list[dict[str, Any]]:
+    """The reader's best guesses for the card a waiting scan asks about (``scan_guesses``)."""
+    asked = asked_card(scan)
+    return scan_guesses([asked] if asked else [], shoe)
 
 
 def pending_scan(rnd: Round) -> dict[str, Any] | None:
     """The unsure scan the round waits on (``pending_scan_row``), part of the round, so a reload or another
-    tablet asks again: ``{"scan", "image", "candidates", "guesses", "question"}``."""
+    tablet asks again: ``{"scan", "image", "candidates", "card", "of", "corners", "guesses", "question"}``:
+    every card the scan found (``candidates``), the one asked about (``card``, its place left to right, of
+    ``of``; ``corners`` where it lies in the image) and the reader's guesses for it."""
     scan = pending_scan_row(rnd)
     if scan is None:
         return None
     found = list(scan.recognised or [])
-    guesses = scan_guesses(found, engine_shoe(rnd.shoe) if rnd.shoe is not None else None)
-    return {"scan": scan.pk, "image": scan_image_url(scan.pk), "candidates": found, "guesses": guesses,
-            "question": pending_scan_question(rnd, guesses)}
+    guesses = asked_guesses(scan, engine_shoe(rnd.shoe) if rnd.shoe is not None else None)
+    return {"scan": scan.pk, "image": scan_image_url(scan.pk), "candidates": found, "card": scan.asking,
+            "of": len(found), "corners": asked_card(scan).get("corners") or [], "guesses": guesses,
+            "question": pending_scan_question(rnd, guesses, scan)}  # fmt: skip
 
 
-def pending_scan_question(rnd: Round, guesses: list[dict[str, Any]]) -> str:
+def pending_scan_question(rnd: Round, guesses: list[dict[str, Any]], scan: Scan | None = None) -> str:
     """What the dealer is asked about the unsure read: "Answer the unsure read of seat 2's card first: 10♠?"
-    (whose card: the round's prompt when the scan came, which an unsure scan leaves as it was)."""
+    (whose card: the round's prompt, which is the asked card's place: the scan's cards before it are recorded),
+    "... of seat 2's card (card 2 of 3 in the scan) first: 10♠?" when the scan found several."""
     who = round_view.actor_label((rnd.prompt or {}).get("actor"), rnd.setup, rnd.game)
     whose = f" of {'the dealer' if who == 'Dealer' else who[:1].lower() + who[1:]}'s card" if who else ""
+    found = len(scan.recognised or []) if scan is not None else 0
+    if found > 1 and scan is not None:
+        whose += f" (card {(scan.asking or 0) + 1} of {found} in the scan)"
     best = f"{card_face(guesses[0]['code'])}?" if guesses else "which card is it?"
     return f"Answer the unsure read{whose} first: {best}"
 

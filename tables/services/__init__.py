@@ -44,7 +44,6 @@ from tables.services.scans import (
     recognise,
     round_scan_card,
     scan_dismiss,
-    scan_guesses,
     scan_precheck,
     scan_read,
 )
@@ -56,6 +55,6 @@ __all__ = [
     "card_correct", "check_image_header", "decode_image", "finding_acknowledge", "recognise",
     "required_reason", "round_add_card", "round_approve", "round_cancel", "round_decide", "round_open",
     "round_pause", "round_record_paid", "round_reject", "round_resume", "round_scan_card", "round_settle",
-    "round_settle_interrupted", "scan_confidence", "scan_dismiss", "scan_guesses", "scan_precheck", "scan_read",
+    "round_settle_interrupted", "scan_confidence", "scan_dismiss", "scan_precheck", "scan_read",
     "shoe_shuffle", "table_close", "table_open", "table_open_for_play",
 ]  # fmt: skip

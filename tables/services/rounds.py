@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from tables.access import check_pit_boss, check_right
 from tables.analysis.blackjack import hint_chart
-from tables.engine import live
+from tables.engine import live, witness
 from tables.engine.cards import parse_card
 from tables.engine.errors import InvalidCard, InvalidInput, RuleViolation
 from tables.engine.games import game as game_spec
@@ -39,11 +39,12 @@ from tables.models import (
     Wager,
 )
 from tables.selectors.rounds import (
+    asked_card,
+    asked_guesses,
     current_shoe,
     engine_shoe,
     pending_scan_question,
     pending_scan_row,
-    scan_guesses,
 )
 from tables.selectors.rounds import round_state as _replay
 from tables.services.common import (
@@ -55,6 +56,7 @@ from tables.services.common import (
     approval_multiple,
     audit,
     required_reason,
+    scan_confidence,
 )
 from tables.services.stacks import _bluffjack_carry, _bluffjack_game_new
 from tables.services.tables import shoe_shuffle
@@ -196,19 +198,19 @@ def round_open(*, table: Table, seats: object, actor: Any, bluffjack_game: Bluff
         return round
 
 
-def require_no_pending_scan(round: Round, *, answering: Scan | None = None) -> None:
+def require_no_pending_scan(round: Round) -> None:
     """Refuse a write while an unsure read waits for the dealer's answer (409, naming the question).
 
-    An unsure scan records nothing, but the card it stands for may well have been dealt: a further scan, a
+    An unsure read records nothing, but the card it stands for may well have been dealt: a further scan, a
     card keyed in for another purpose, a decision, a settlement or a correction would move the round on
     and drop it silently (every later card landing one place off).  The round takes nothing else until
-    the dealer answers (the card confirmed or picked, naming the scan: ``answering``) or drops the scan
-    (``scan_dismiss``: no card was dealt, or it is to be scanned again)."""
+    the dealer answers (the card confirmed or picked, naming the scan: ``round_add_card``), says it is not a
+    card, or drops the scan (``scan_dismiss``: no card was dealt, or it is to be scanned again)."""
     waiting = pending_scan_row(round)
-    if waiting is None or (answering is not None and answering.pk == waiting.pk):
+    if waiting is None:
         return
     shoe = engine_shoe(round.shoe) if round.shoe is not None else None
-    raise Conflict(pending_scan_question(round, scan_guesses(list(waiting.recognised or []), shoe)))
+    raise Conflict(pending_scan_question(round, asked_guesses(waiting, shoe), waiting))
 
 
 def _next_seq(round: Round) -> int:
@@ -267,9 +269,43 @@ def _record_card(round: Round, state: Any, card_code: str, *, actor: Any, field:
     return rc
 
 
+def record_scan_cards(round: Round, state: Any, scan: Scan, start: int, *, actor: Any) -> tuple[list[RoundCard], Any]:
+    """Record a scan's cards from its ``start``-th on (left to right, the order they were dealt) while the
+    reader is sure of each, weighed by the shoe as the cards before it left it (``tables.engine.witness``), and
+    the round takes it; stop at the first the dealer must be asked about, which becomes the scan's
+    ``asking`` (None once every card is recorded).  Returns the cards recorded and the round's state after them."""
+    found = list(scan.recognised or [])
+    shoe = engine_shoe(round.shoe) if round.shoe is not None else None
+    recorded: list[RoundCard] = []
+    asking: int | None = (start if start < len(found) else None) if found else (0 if start == 0 else None)
+    for at in range(start, len(found)):
+        read = found[at]
+        candidates = [(str(read["code"]), float(read["confidence"]))]
+        candidates += [(str(g["code"]), float(g["confidence"])) for g in read.get("guesses") or []]
+        card = witness.choose(candidates, shoe, scan_confidence())
+        if card is None:
+            break
+        if card.code != read["code"]:
+            read = {**read, "code": card.code, "read_as": read["code"]}
+        try:
+            with transaction.atomic():
+                recorded.append(_record_card(round, state, card.code, actor=actor, field="image", scan=scan,
+                                             reading=read))  # fmt: skip
+        except (InvalidInput, RuleViolation, Conflict):
+            state = _replay(round)  # a card the round cannot take now: ask the dealer rather than refuse it
+            break
+        if shoe is not None:
+            shoe.deal(card)
+        asking = at + 1 if at + 1 < len(found) else None
+    scan.asking = asking
+    scan.save(update_fields=["asking"])
+    return recorded, state
+
+
 def round_add_card(*, round: Round | int, code: str, actor: Any, scan: int | None = None,
                    expected_version: int | None = None) -> Round:
-    """Add the next card by its code (typed, or confirmed/picked after a scan)."""
+    """Add the next card by its code (typed, or the dealer's answer to a scan's unsure card: confirmed or
+    picked, naming the scan; the scan's later cards the reader is sure of are then recorded after it)."""
     with transaction.atomic():
         round = _lock_round(round, expected_version)
         check_right(actor, round.table)
@@ -279,16 +315,22 @@ def round_add_card(*, round: Round | int, code: str, actor: Any, scan: int | Non
             scan_row = Scan.objects.filter(pk=scan, round=round).first()
             if scan_row is None:
                 raise InvalidInput(f"no scan {scan} in this round", field="scan")
-            if scan_row.cards.exists():
-                raise Conflict("this scan's card is already recorded")
-            reading = max(scan_row.recognised, key=lambda r: r.get("confidence", 0), default=None)
-        require_no_pending_scan(round, answering=scan_row)
+            if scan_row.asking is None or pending_scan_row(round) != scan_row:
+                raise Conflict(f"scan {scan} is not waiting for an answer: its cards are recorded or dropped")
+            reading = asked_card(scan_row) or None
+        else:
+            require_no_pending_scan(round)
         state = _replay(round)
         rc = _record_card(round, state, code, actor=actor, field="code", scan=scan_row, reading=reading)
+        then: list[RoundCard] = []
+        if scan_row is not None:
+            then, state = record_scan_cards(round, state, scan_row, (scan_row.asking or 0) + 1, actor=actor)
         _bump(round, prompt=_prompt(round.game, state))
         audit(actor=actor, action="round.card", table=round.table, round=round,
               payload={"code": rc.code, "to": rc.to, "seq": rc.seq, "scan": scan_row.sha256 if scan_row else None,
-                       "recognised": rc.recognised_code or None})  # fmt: skip
+                       "recognised": rc.recognised_code or None,
+                       **({"then_recorded": [c.code for c in then], "asking": scan_row.asking}
+                          if scan_row is not None else {})})  # fmt: skip
         return round
 
 

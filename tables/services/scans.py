@@ -13,9 +13,7 @@ from django.db import transaction
 from PIL import Image, UnidentifiedImageError  # imported at start: a worker's first scan pays no import
 
 from tables.access import check_right
-from tables.engine import witness
-from tables.engine.errors import InvalidInput, RuleViolation
-from tables.engine.shoe import Shoe as EngineShoe
+from tables.engine.errors import InvalidInput
 from tables.errors import Conflict
 from tables.models import (
     Round,
@@ -23,7 +21,7 @@ from tables.models import (
     RoundState,
     Scan,
 )
-from tables.selectors.rounds import engine_shoe, pending_scan_row, scan_guesses
+from tables.selectors.rounds import asked_guesses, engine_shoe, pending_scan_row
 from tables.selectors.rounds import round_state as _replay
 from tables.services.common import (
     _bump,
@@ -31,9 +29,8 @@ from tables.services.common import (
     _require_state,
     audit,
     required_reason,
-    scan_confidence,
 )
-from tables.services.rounds import _prompt, _record_card, require_no_pending_scan
+from tables.services.rounds import _prompt, record_scan_cards, require_no_pending_scan
 
 MAX_IMAGE_BYTES = 8 * 1024 * 1024
 # A tablet or document camera's photo is at most about 12-24 megapixels; more is refused before decoding.
@@ -118,26 +115,6 @@ def recognise(image: Any, profile: str | None = None) -> list[dict[str, Any]]:
     return found
 
 
-def _witnessed(found: list[dict[str, Any]], shoe: EngineShoe | None) -> list[str] | None:
-    """The codes to record for the cards of a scan, weighed by the shoe (``tables.engine.witness``), or None
-    when any of them needs the dealer.  Cards of one scan are dealt in order: each is weighed by the shoe
-    as the ones before it left it."""
-    if not found:
-        return None
-    shoe = EngineShoe.from_dealt(shoe.spec, shoe.dealt) if shoe is not None else None
-    codes: list[str] = []
-    for c in found:
-        candidates = [(str(c["code"]), float(c["confidence"]))]
-        candidates += [(str(g["code"]), float(g["confidence"])) for g in c.get("guesses") or []]
-        card = witness.choose(candidates, shoe, scan_confidence())
-        if card is None:
-            return None
-        if shoe is not None:
-            shoe.deal(card)
-        codes.append(card.code)
-    return codes
-
-
 @dataclass(frozen=True)
 class ScanReading:
     """An uploaded scan read by vision, before anything is stored: its bytes, hash and cards found."""
@@ -165,12 +142,14 @@ def scan_read(image: bytes, profile: str | None = None) -> ScanReading:
 
 def round_scan_card(*, round: Round | int, reading: ScanReading, actor: Any,
                     expected_version: int | None = None) -> ScanResult:
-    """Store a scan already read by ``scan_read`` and record its cards when the reading is confident.
+    """Store a scan already read by ``scan_read`` and record its cards, left to right, while the reader is sure.
 
-    A reading below the confidence threshold (or no card, or a card the shoe cannot hold) records
-    nothing: the tablet shows the candidates and the dealer confirms or picks the card, which then
-    comes through ``round_add_card`` with the scan's id (or drops the scan: ``scan_dismiss``).  Until
-    then the round refuses a further scan (``require_no_pending_scan``, in ``scan_precheck``).
+    At the first card the reader is unsure of (or that the shoe cannot hold, or the round cannot take now;
+    or when the scan shows no card) the dealer is asked (``Scan.asking``): the tablet shows the reader's
+    guesses for that card and the dealer confirms or picks it, which comes through ``round_add_card`` with
+    the scan's id and records the scan's later sure cards after it; or says it is not a card, or drops the
+    rest of the scan (``scan_dismiss``).  Until then the round refuses a further scan
+    (``require_no_pending_scan``, in ``scan_precheck``).
     """
     found, sha, image = reading.found, reading.sha256, reading.image
     with transaction.atomic():
@@ -180,33 +159,25 @@ def round_scan_card(*, round: Round | int, reading: ScanReading, actor: Any,
         ext = ".jpg" if image[:3] == b"\xff\xd8\xff" else ".png"
         scan.image.save(f"{sha[:16]}{ext}", ContentFile(image), save=False)
         scan.save()
-        state = _replay(round)
-        chosen = _witnessed(found, engine_shoe(round.shoe) if round.shoe is not None else None)
-        recorded: list[RoundCard] = []
-        if chosen:
-            try:
-                with transaction.atomic():
-                    for c, code in zip(found, chosen, strict=True):
-                        read = c if code == c["code"] else {**c, "code": code, "read_as": c["code"]}
-                        recorded.append(_record_card(round, state, code, actor=actor, field="image",
-                                                     scan=scan, reading=read))  # fmt: skip
-            except (InvalidInput, RuleViolation, Conflict):
-                # A card the round cannot take now: ask the dealer rather than refuse the scan.
-                recorded = []
-                state = _replay(round)
+        recorded, state = record_scan_cards(round, _replay(round), scan, 0, actor=actor)
         _bump(round, prompt=_prompt(round.game, state))
         audit(actor=actor, action="round.scan", table=round.table, round=round,
               payload={"sha256": sha, "recognised": found, "recorded": [r.code for r in recorded],
-                       "witnessed": [code for c, code in zip(found, chosen or [], strict=False) if code != c["code"]]})  # fmt: skip
-        guesses = [] if recorded else scan_guesses(found, engine_shoe(round.shoe) if round.shoe is not None else None)
-        return ScanResult(round, scan, recorded, needs_confirmation=not recorded, candidates=found, guesses=guesses)
+                       "witnessed": [r.code for r, c in zip(recorded, found, strict=False) if r.code != c["code"]],
+                       "asking": scan.asking})  # fmt: skip
+        asking = scan.asking is not None
+        guesses = asked_guesses(scan, engine_shoe(round.shoe) if round.shoe is not None else None) if asking else []
+        return ScanResult(round, scan, recorded, needs_confirmation=asking, candidates=found, guesses=guesses)
 
 
-def scan_dismiss(*, round: Round | int, scan: int, reason: str, actor: Any,
+def scan_dismiss(*, round: Round | int, scan: int, reason: str, actor: Any, only_this_card: bool = False,
                  expected_version: int | None = None) -> Round:
-    """Drop the unsure scan the round waits on, recording no card: no card was dealt (the reader saw
-    something else), or the dealer scans the card again.  Audited with the reason; the round then takes
-    cards again.  Only the scan that waits may be dropped (a scan answered or passed is history)."""
+    """Drop what is left of the scan the round waits on, recording no more of its cards: no card was dealt
+    (the reader saw something else), or the dealer scans the card again; the scan's cards recorded before
+    the one asked about stay.  With ``only_this_card`` only the card asked about is dropped (it is not a
+    card: a chip, a shadow, a card of the layout) and the scan goes on with its next cards, the sure ones
+    recorded.  Audited with the reason; the round then takes cards again.  Only the scan that waits may be
+    dropped (a scan answered or passed is history)."""
     reason = required_reason(reason, "dropping a scan")
     with transaction.atomic():
         round = _lock_round(round, expected_version)
@@ -215,8 +186,17 @@ def scan_dismiss(*, round: Round | int, scan: int, reason: str, actor: Any,
         waiting = pending_scan_row(round)
         if waiting is None or waiting.pk != scan:
             raise Conflict(f"scan {scan} is not waiting for an answer at round {round.number}")
+        at = waiting.asking or 0
+        payload = {"scan": waiting.pk, "sha256": waiting.sha256, "recognised": waiting.recognised, "card": at,
+                   "reason": reason}  # fmt: skip
+        if only_this_card:
+            then, state = record_scan_cards(round, _replay(round), waiting, at + 1, actor=actor)
+            _bump(round, prompt=_prompt(round.game, state))
+            audit(actor=actor, action="round.scan.skip", table=round.table, round=round,
+                  payload={**payload, "then_recorded": [c.code for c in then], "asking": waiting.asking})  # fmt: skip
+            return round
+        waiting.asking = None
+        waiting.save(update_fields=["asking"])
         _bump(round)
-        audit(actor=actor, action="round.scan.dismiss", table=round.table, round=round,
-              payload={"scan": waiting.pk, "sha256": waiting.sha256, "recognised": waiting.recognised,
-                       "reason": reason})  # fmt: skip
+        audit(actor=actor, action="round.scan.dismiss", table=round.table, round=round, payload=payload)
         return round

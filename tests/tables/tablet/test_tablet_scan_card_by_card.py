@@ -1,0 +1,65 @@
+"""The dealer scans a seat's cards in one image and the reader is unsure of one: the tablet records the
+cards before it, asks about that card alone (cut out of the scan and outlined, its place named) and the
+answer records the rest; a region that is not a card is dropped with "Not a card" and the scan goes on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tables.models import RoundCard
+from tests.tables.api.test_scan_card_by_card import cards_image, fake_recognise
+from tests.tables.tablet.test_tablet_rounds import needs, take_table
+
+
+def _scan(page: Any, tmp_path: Path, *cards: tuple[str, int]) -> None:
+    f = tmp_path / ("-".join(f"{c}{n}" for c, n in cards) + ".png")
+    f.write_bytes(cards_image(*cards))
+    page.set_input_files("#scan-input", str(f))
+
+
+def _codes(table: Any) -> list[str]:
+    return [c.code for c in RoundCard.objects.filter(round__table=table).order_by("seq")]
+
+
+def test_a_scan_of_several_cards_asks_about_the_unsure_one_alone(
+        browser, live_server, demo_casino, dealer, monkeypatch, tmp_path):
+    from tables import services
+
+    monkeypatch.setattr(services.scans, "recognise", fake_recognise)
+    table = demo_casino.tables["unlimited-blackjack"]
+    page = take_table(browser, live_server, table, dealer)
+    page.click("[data-chip='1-main-500']")
+    page.click("[data-chip='2-main-500']")
+    page.click("#btn-open")
+    needs(page, "card")
+    _scan(page, tmp_path, ("8S", 97), ("TS", 60), ("9C", 97))
+    page.wait_for_selector("#scan-confirm [data-confirm='TS']")
+    ask = page.inner_text("#scan-confirm")
+    assert "Unsure read of card 2 of 3 in the scan" in ask
+    assert page.locator("#scan-confirm [data-confirm]").count() == 1  # the 10♠'s guess alone, not the 8♠ or 9♣
+    assert page.inner_text("#toast").startswith("Read 8♠")
+    assert _codes(table) == ["8S"]
+    # The card asked about is cut out of the scan: the image scaled up, the outline drawn over it.
+    crop = page.locator("#scan-confirm .scan-crop")
+    page.wait_for_function("() => { const i = document.querySelector('#scan-confirm .scan-crop img');"
+                           " return i && i.complete && i.style.width; }")
+    frame, img = crop.bounding_box(), page.locator("#scan-confirm .scan-crop img").bounding_box()
+    assert img["width"] > frame["width"]  # the whole scan is wider than the thumbnail: cut, not shrunk
+    assert page.locator("#scan-confirm .scan-outline polygon").count() == 1
+    page.click("#scan-confirm .scan-look")
+    page.wait_for_selector("#scan-dialog[open] .scan-outline polygon")
+    page.click("#scan-dialog [data-cmd='scan-close']")
+    page.click("[data-confirm='TS']")
+    page.wait_for_selector(".hands .playing-card[data-code='9C']")
+    assert _codes(table) == ["8S", "TS", "9C"]
+    assert page.is_hidden("#scan-confirm")
+    # Seat 1's second card, a chip read as "unknown", and seat 2's second card.
+    _scan(page, tmp_path, ("8H", 97), ("?", 30), ("7C", 97))
+    page.wait_for_selector("[data-drop-scan='not a card']")
+    assert "card 2 of 3 in the scan" in page.inner_text("#scan-confirm")
+    page.click("[data-drop-scan='not a card']")
+    page.wait_for_selector(".hands .playing-card[data-code='7C']")
+    assert _codes(table) == ["8S", "TS", "9C", "8H", "7C"]
+    assert page.is_hidden("#scan-confirm")
+    needs(page, "card")  # the dealer's hole card
