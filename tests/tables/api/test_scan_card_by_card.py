@@ -153,3 +153,22 @@ def test_a_card_the_shoe_cannot_hold_is_asked_about(bj_table, dealer_api):
     scan = ok(post_scan(dealer_api, rid, cards_image(("8S", 97), ("JK", 97), ("9C", 97))))
     assert scan["recorded"] == ["8S"] and "JK" not in [g["code"] for g in scan["guesses"]]
     assert ok(dealer_api.get(f"/api/rounds/{rid}/"))["pending_scan"]["card"] == 1
+
+
+def test_a_scan_waiting_before_the_upgrade_still_waits_after_it(bj_table, dealer_api):
+    """Migration 0022 (``Scan.asking``): a scan that waited for the dealer under the old rule (the round's
+    last write but a pause that scan, which recorded no card) asks about its first card; others ask nothing."""
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("tables.migrations.0022_scan_asks_card_by_card")
+    rid = _open(dealer_api, bj_table)
+    sure = ok(post_scan(dealer_api, rid, cards_image(("8S", 97))))
+    unsure = ok(post_scan(dealer_api, rid, cards_image(("TS", 60))))
+    ok(dealer_api.post(f"/api/rounds/{rid}/pause/", {"reason": "dispute"}, format="json"))
+    ok(dealer_api.post(f"/api/rounds/{rid}/resume/", {}, format="json"))
+    Scan.objects.filter(round_id=rid).update(asking=None)  # as the rows stood before the field
+    migration.ask_waiting_scans(apps, None)
+    assert Scan.objects.get(pk=unsure["scan"]).asking == 0 and Scan.objects.get(pk=sure["scan"]).asking is None
+    assert ok(dealer_api.get(f"/api/rounds/{rid}/"))["pending_scan"]["scan"] == unsure["scan"]
