@@ -271,7 +271,7 @@
       // Every hand from a fresh shoe (recorded as a shuffle when the hand opens): no shuffle point to watch.
       $("shoe-fill").style.width = (100 * s.cards_dealt / s.size).toFixed(1) + "%";
       $("shoe-cut").hidden = true;
-      $("shoe-text").textContent = `Shoe ${s.number}: ${s.cards_dealt} cards dealt this hand (a fresh shoe every hand)`;
+      $("shoe-text").textContent = `Shoe ${s.number}: ${s.cards_dealt} card${s.cards_dealt === 1 ? "" : "s"} dealt this hand (a fresh shoe every hand)`;
       $("shuffle-due").hidden = true;
       return;
     }
@@ -954,12 +954,26 @@
   async function sendCard(code) {
     rank = null;
     const body = { code, version: round.version };
+    const answering = !!pendingScan;
     if (pendingScan) body.scan = pendingScan.scan;
+    const before = round.cards.length;
     const r = await command(`/api/rounds/${round.id}/cards/`, body);
     pendingScan = null;
     $("scan-confirm").hidden = true;
     if (r) round = r;
     render();
+    if (r && answering) thenWords(before + 1);
+  }
+  // The scan's later cards the reader was sure of, recorded after the dealer's answer (or "Not a card"):
+  // said as a scan's cards are ("Then read 7♥ (96%)"; a face-down card unnamed).
+  function thenWords(from) {
+    const then = round.cards.slice(from);
+    if (!then.length) return;
+    const shown = then.filter((c) => c.face_up !== false);
+    const hidden = then.length - shown.length;
+    const back = hidden ? (then.some((c) => c.face_up === false && c.private) ? "a private card" : "the hole card") : "";
+    toast("Then read " + [...shown.map((c) => `${pretty(c.code)} (${pct(c.confidence || 0)})`), ...(back ? [back] : [])]
+      .join(", "));
   }
   async function scan(file) {
     if (!round) return;
@@ -977,12 +991,15 @@
   }
   // A scan's toast: the cards it recorded, as the round now draws them.  A card drawn face down (the dealer's
   // hole card, a Bluffjack private card) is not named: "Hole card read (97%)", "Private card read (97%)".
+  // A confidence in whole per cent, rounded down: a read just under the threshold (0.898) never shows as
+  // sure as one recorded at it ("90%").
+  function pct(confidence) { return `${Math.floor(100 * confidence + 1e-9)}%`; }
   function readWords(r) {
     const n = r.recorded.length;
     const dealt = n ? round.cards.slice(-n) : []; // the scan's cards are the round's last ones
     const hidden = dealt.filter((c) => c.face_up === false);
     const shown = r.recorded.filter((code, i) => !dealt[i] || dealt[i].face_up !== false);
-    const conf = " (" + r.candidates.slice(0, n).map((c) => Math.round(100 * c.confidence) + "%").join(", ") + ")";
+    const conf = " (" + r.candidates.slice(0, n).map((c) => pct(c.confidence)).join(", ") + ")";
     const back = hidden.length ? (hidden.some((c) => c.private) ? "Private card read" : "Hole card read") : "";
     if (!shown.length && back) return back + conf;
     return "Read " + shown.map(pretty).join(" ") + (back ? " and the " + back.toLowerCase().replace(/ read$/, "") : "") + conf;
@@ -1014,17 +1031,28 @@
       title: "the scan: tap to enlarge", onclick: () => showScan(p.image, several ? p.corners : null) },
       several ? cardCrop(p) :
       el("img", { class: "scan-thumb", id: "scan-confirm-image", src: p.image, alt: "the scan being asked about" })) : null;
-    const place = several ? ` of card ${p.card + 1} of ${p.of} in the scan` : "";
     const drops = several ? [["Not a card", "not a card", true], ["Scan the rest again", "scan the rest again", false]]
       : [["Scan it again", "scan the card again", false], ["No card was dealt", "no card was dealt", false]];
-    box.replaceChildren(...(look ? [look] : []), el("div", { class: "scan-ask" }, el("p", { text: guesses.length ?
-      `Unsure read${place}: tap the card it is, or pick it below` :
-      (several ? `Card ${p.card + 1} of ${p.of} in the scan not recognised: pick it below` : "No card recognised: pick it below") }),
+    // Why it is asked (the server's pending_scan.why), in words: a region the reader did not recognise may
+    // be no card at all (its guesses' confidence shown at most the reader's in the region, not one that looks sure).
+    const asked = p.candidates[p.card] || {};
+    const unknown = p.why === "unknown";
+    const which = several ? `Card ${p.card + 1} of ${p.of} in the scan` : "The card";
+    const noCard = several ? "Not a card" : "No card was dealt";
+    const words = {
+      none: "No card recognised: pick it below",
+      unknown: `${which} not recognised, perhaps not a card: tap ${noCard}, or the card it is`,
+      shoe: `${which} read ${pretty(asked.code || "")}, but the shoe holds no more of it: pick the card it is, or tap ${noCard}`,
+      round: `${which} read ${pretty(asked.code || "")}, but the round takes no card now: tap ${noCard}` +
+        (several ? " or Scan the rest again" : ""),
+    }[p.why] || `Unsure read${several ? ` of card ${p.card + 1} of ${p.of} in the scan` : ""}: tap the card it is, or pick it below`;
+    box.replaceChildren(...(look ? [look] : []), el("div", { class: "scan-ask" }, el("p", { text: words }),
       el("div", { class: "guesses" },
       ...guesses.map((c) => el("button", { class: "guess" + (/[HD]$/.test(c.code) ? " red" : ""), type: "button",
         "data-confirm": c.code, "aria-label": `confirm ${pretty(c.code)}`, onclick: () => sendCard(c.code) },
         el("span", { class: "face" + (c.code === "JK" ? " joker" : ""), text: c.code === "JK" ? "Joker" : pretty(c.code) }),
-        el("span", { class: "conf", text: `${Math.round(100 * c.confidence)}%` }))),
+        // not recognised: a guess is no surer than the reader is that a card lies there at all
+        el("span", { class: "conf", text: pct(unknown ? Math.min(c.confidence, asked.confidence || 0) : c.confidence) }))),
         // Until it is answered the server takes no other scan, card or decision (a new scan once replaced the
         // question and the card it stood for was lost): the way out when no card stands behind it.
         el("span", { class: "scan-drop" },
@@ -1052,6 +1080,12 @@
     const img = el("img", { id: "scan-confirm-image", src: p.image, alt: `card ${p.card + 1} of ${p.of} in the scan` });
     const frame = el("span", { class: "scan-thumb scan-crop" }, img, outline(p.corners, box));
     const place = () => { // the image scaled as the outline's viewBox is (centred, whole box shown)
+      // the box kept inside the image (a card near its edge is not shown beside a band of nothing)
+      box[2] = Math.min(box[2], img.naturalWidth);
+      box[3] = Math.min(box[3], img.naturalHeight);
+      box[0] = Math.max(0, Math.min(box[0], img.naturalWidth - box[2]));
+      box[1] = Math.max(0, Math.min(box[1], img.naturalHeight - box[3]));
+      frame.querySelector(".scan-outline").setAttribute("viewBox", box.join(" "));
       const s = Math.min(frame.clientWidth / box[2], frame.clientHeight / box[3]);
       img.style.width = `${img.naturalWidth * s}px`;
       img.style.left = `${(frame.clientWidth - box[2] * s) / 2 - box[0] * s}px`;
@@ -1082,12 +1116,14 @@
   async function dropScan(scanId, reason, onlyThis) {
     const body = { reason, version: round.version };
     if (onlyThis) body.only_this_card = true;
+    const before = round.cards.length;
     const r = await command(`/api/rounds/${round.id}/scans/${scanId}/dismiss/`, body);
     if (!r) return;
     pendingScan = null;
     $("scan-confirm").hidden = true;
     round = r;
     render();
+    if (onlyThis) thenWords(before);
     if (reason === "scan the card again") toast("Scan the card again");
     if (reason === "scan the rest again") toast("Scan the cards not yet recorded again");
   }

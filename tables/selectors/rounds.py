@@ -13,6 +13,7 @@ from django.db.models import Prefetch, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 
+from tables import conf
 from tables.access import check_can_read
 from tables.days import moment_text
 from tables.engine import live, witness
@@ -191,19 +192,40 @@ def asked_guesses(scan: Scan, shoe: EngineShoe | None) -> list[dict[str, Any]]:
     return scan_guesses([asked] if asked else [], shoe)
 
 
+def asked_why(scan: Scan, shoe: EngineShoe | None) -> str:
+    """Why the dealer is asked about the scan's card: ``none`` (the scan shows no card), ``unknown`` (the
+    reader did not recognise it: perhaps no card at all, a chip or a shadow), ``shoe`` (read surely as a
+    card the shoe cannot hold: dealt already, or a Joker without Jokers), ``round`` (read surely, but the
+    round takes no card now), or ``unsure`` (read below the threshold)."""
+    asked = asked_card(scan)
+    if not asked:
+        return "none"
+    code, confidence = str(asked.get("code", "")), float(asked.get("confidence", 0.0))
+    if code == "unknown":
+        return "unknown"
+    threshold = conf.scan_confidence()
+    candidates = [(code, confidence)] + [(str(g["code"]), float(g["confidence"])) for g in asked.get("guesses") or []]
+    if witness.choose(candidates, shoe, threshold) is not None:
+        return "round"  # sure, weighed by the shoe too, and not recorded: the round refused it
+    held = [w for w in witness.weigh([(code, confidence)], shoe) if shoe is None or shoe.remaining()[w.card] > 0]
+    return "shoe" if confidence >= threshold and not held else "unsure"
+
+
 def pending_scan(rnd: Round) -> dict[str, Any] | None:
     """The unsure scan the round waits on (``pending_scan_row``), part of the round, so a reload or another
     tablet asks again: ``{"scan", "image", "candidates", "card", "of", "corners", "guesses", "question"}``:
     every card the scan found (``candidates``), the one asked about (``card``, its place left to right, of
-    ``of``; ``corners`` where it lies in the image) and the reader's guesses for it."""
+    ``of``; ``corners`` where it lies in the image; ``why`` it is asked: ``asked_why``) and the reader's
+    guesses for it."""
     scan = pending_scan_row(rnd)
     if scan is None:
         return None
     found = list(scan.recognised or [])
-    guesses = asked_guesses(scan, engine_shoe(rnd.shoe) if rnd.shoe is not None else None)
+    shoe = engine_shoe(rnd.shoe) if rnd.shoe is not None else None
+    guesses = asked_guesses(scan, shoe)
     return {"scan": scan.pk, "image": scan_image_url(scan.pk), "candidates": found, "card": scan.asking,
-            "of": len(found), "corners": asked_card(scan).get("corners") or [], "guesses": guesses,
-            "question": pending_scan_question(rnd, guesses, scan)}  # fmt: skip
+            "of": len(found), "corners": asked_card(scan).get("corners") or [], "why": asked_why(scan, shoe),
+            "guesses": guesses, "question": pending_scan_question(rnd, guesses, scan)}  # fmt: skip
 
 
 def pending_scan_question(rnd: Round, guesses: list[dict[str, Any]], scan: Scan | None = None) -> str:

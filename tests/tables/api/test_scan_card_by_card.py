@@ -81,6 +81,7 @@ def test_the_cards_before_the_unsure_one_are_recorded_and_the_dealer_is_asked_ab
     assert (pending["scan"], pending["card"], pending["of"]) == (scan["scan"], 1, 3)
     assert pending["corners"] == [[100.0, 0.0], [190.0, 0.0], [190.0, 120.0], [100.0, 120.0]]
     assert pending["question"] == "Answer the unsure read of seat 2's card (card 2 of 3 in the scan) first: 10♠?"
+    assert pending["why"] == "unsure"
     # The dealer confirms the 10♠: it is seat 2's card, and the 9♣ after it, read sure, is recorded after it.
     doc = ok(card(dealer_api, rid, "TS", scan=scan["scan"]))
     assert _codes(doc) == ["8S", "TS", "9C"] and doc["pending_scan"] is None
@@ -113,6 +114,7 @@ def test_a_region_that_is_not_a_card_is_dropped_and_the_scan_goes_on(bj_table, d
     rid = _open(dealer_api, bj_table)
     scan = ok(post_scan(dealer_api, rid, cards_image(("8S", 97), ("?", 30), ("9S", 97))))
     assert scan["recorded"] == ["8S"] and [g["code"] for g in scan["guesses"]] == ["QH"]
+    assert ok(dealer_api.get(f"/api/rounds/{rid}/"))["pending_scan"]["why"] == "unknown"
     doc = ok(dealer_api.post(f"/api/rounds/{rid}/scans/{scan['scan']}/dismiss/",
                              {"reason": "not a card", "only_this_card": True}, format="json"))
     assert _codes(doc) == ["8S", "9S"] and doc["pending_scan"] is None
@@ -143,6 +145,7 @@ def test_a_card_the_round_cannot_take_is_asked_about_after_the_ones_it_took(bj_t
     assert scan["recorded"] == ["5C"] and scan["needs_confirmation"] is True
     doc = ok(dealer_api.get(f"/api/rounds/{rid}/"))
     assert doc["pending_scan"]["card"] == 1 and doc["next"]["needs"] == "settle"
+    assert doc["pending_scan"]["why"] == "round"  # read surely: the round takes no card now
     doc = ok(dealer_api.post(f"/api/rounds/{rid}/scans/{scan['scan']}/dismiss/",
                              {"reason": "not a card", "only_this_card": True}, format="json"))
     assert doc["pending_scan"] is None and _codes(doc)[-1] == "5C"
@@ -152,7 +155,8 @@ def test_a_card_the_shoe_cannot_hold_is_asked_about(bj_table, dealer_api):
     rid = _open(dealer_api, bj_table)  # a shoe without Jokers
     scan = ok(post_scan(dealer_api, rid, cards_image(("8S", 97), ("JK", 97), ("9C", 97))))
     assert scan["recorded"] == ["8S"] and "JK" not in [g["code"] for g in scan["guesses"]]
-    assert ok(dealer_api.get(f"/api/rounds/{rid}/"))["pending_scan"]["card"] == 1
+    pending = ok(dealer_api.get(f"/api/rounds/{rid}/"))["pending_scan"]
+    assert pending["card"] == 1 and pending["why"] == "shoe"  # read surely, a card the shoe cannot hold
 
 
 def test_a_scan_waiting_before_the_upgrade_still_waits_after_it(bj_table, dealer_api):

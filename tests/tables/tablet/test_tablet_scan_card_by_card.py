@@ -52,14 +52,19 @@ def test_a_scan_of_several_cards_asks_about_the_unsure_one_alone(
     page.click("#scan-dialog [data-cmd='scan-close']")
     page.click("[data-confirm='TS']")
     page.wait_for_selector(".hands .playing-card[data-code='9C']")
+    page.wait_for_selector("#toast:has-text('Then read 9♣ (97%)')")
     assert _codes(table) == ["8S", "TS", "9C"]
     assert page.is_hidden("#scan-confirm")
     # Seat 1's second card, a chip read as "unknown", and seat 2's second card.
-    _scan(page, tmp_path, ("8H", 97), ("?", 30), ("7C", 97))
+    _scan(page, tmp_path, ("8H", 97), ("?", 30), ("7C", 97))  # (the chip's guess: a Q♥ at 30%)
     page.wait_for_selector("[data-drop-scan='not a card']")
-    assert "card 2 of 3 in the scan" in page.inner_text("#scan-confirm")
+    # Not recognised, perhaps no card: said so, its guess no surer than the reader is that a card lies there.
+    assert page.inner_text("#scan-confirm .scan-ask p") == ("Card 2 of 3 in the scan not recognised, perhaps not a "
+                                                             "card: tap Not a card, or the card it is")  # fmt: skip
+    assert page.inner_text("[data-confirm='QH'] .conf") == "30%"
     page.click("[data-drop-scan='not a card']")
     page.wait_for_selector(".hands .playing-card[data-code='7C']")
     assert _codes(table) == ["8S", "TS", "9C", "8H", "7C"]
     assert page.is_hidden("#scan-confirm")
+    page.wait_for_selector("#toast:has-text('Then read 7♣ (97%)')")  # the card recorded after the answer, said
     needs(page, "card")  # the dealer's hole card
