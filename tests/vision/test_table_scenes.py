@@ -438,3 +438,27 @@ def test_a_card_read_twice_in_one_place_is_reported_once_and_two_alike_in_a_hand
     lower = np.array([[100, 100], [163, 100], [163, 188], [100, 188]], np.float64)
     upper = lower + [0.25 * 63, 0.2 * 88]
     assert len(_once([card("8D", 0.9, lower.tolist()), card("8D", 0.9, upper.tolist())])) == 2
+
+
+def test_two_cards_read_in_one_place_are_both_asked_and_a_hands_cards_are_not():
+    # Seed 35 of bench/scene_sure_reads.py (DejaVu Serif, suit under the rank): a hand's indices in a column
+    # read as a Joker's word at 0.93, on an outline lying over the 4 of hearts' read at 0.90.
+    from vision.config import DEFAULT_CONFIG
+    from vision.scene import _one_place_doubted
+
+    def card(code, confidence, corners):
+        return {"code": code, "confidence": confidence, "corners": np.asarray(corners, np.float64).tolist()}
+
+    cap = DEFAULT_CONFIG.witness_cap
+    four = card("4H", 0.9, [[740, 420], [832, 400], [858, 520], [766, 540]])
+    joker = card("JK", 0.93, [[737, 428], [829, 405], [855, 525], [763, 548]])
+    assert [c["confidence"] for c in _one_place_doubted([four, joker], DEFAULT_CONFIG)] == [cap, cap]
+    # A hand at the development scenes' tightest spread (a fifth of a width right, an eighth of a height
+    # down): two cards, each read as it was.
+    lower = np.array([[100, 100], [163, 100], [163, 188], [100, 188]], np.float64)
+    upper = lower + [0.22 * 63, 0.12 * 88]
+    hand = [card("8D", 0.95, lower), card("5C", 0.97, upper)]
+    assert _one_place_doubted(hand, DEFAULT_CONFIG) == hand
+    # One code twice, or a region not recognised, is no conflict of codes (``_once`` sees to the first).
+    assert _one_place_doubted([four, {**joker, "code": "4H"}], DEFAULT_CONFIG)[0]["confidence"] == 0.9
+    assert _one_place_doubted([four, {**joker, "code": "unknown"}], DEFAULT_CONFIG)[0]["confidence"] == 0.9
