@@ -97,18 +97,27 @@ def _one_place_doubted(cards: list[dict[str, Any]], config: RecognizerConfig) ->
     spread).  Two cards cannot both show there: one was made of the other's ink, and which one the
     confidences do not tell (over 16 draws of unseen-face scenes, a hand's indices in a column read as a
     Joker's word at 0.93 over the 4♥ they belong to, and a Q♥'s index laid out over the K♦ below it read Q♥
-    at 0.90 beside that K♦ at 0.85: the surer read the wrong one)."""
+    at 0.90 beside that K♦ at 0.85: the surer read the wrong one).  So too two reads of one code whose
+    outlines overlap by 0.4 of the smaller with centres within 0.4 of a card: the top card of a hand
+    reported twice, from each of its large indices, at 0.90 (three of 16 further draws), or two cards
+    alike lying next to each other in a hand, which the dealer then confirms."""
     quads = [f32(np.asarray(c["corners"], np.float32)) for c in cards]
     areas = [abs(cv2.contourArea(q)) for q in quads]
     doubted: set[int] = set()
     for i in range(len(cards)):
         for j in range(i + 1, len(cards)):
-            if cards[i]["code"] in ("unknown", cards[j]["code"]) or cards[j]["code"] == "unknown":
+            if "unknown" in (cards[i]["code"], cards[j]["code"]):
                 continue
             inter, _ = cv2.intersectConvexConvex(quads[i], quads[j])
             height = float(np.linalg.norm(quads[i][3] - quads[i][0]) + np.linalg.norm(quads[j][3] - quads[j][0])) / 2
-            if (inter >= 0.6 * min(areas[i], areas[j])
-                    and np.linalg.norm(quads[i].mean(axis=0) - quads[j].mean(axis=0)) <= height / 6):
+            apart = float(np.linalg.norm(quads[i].mean(axis=0) - quads[j].mean(axis=0))) / height
+            overlap = inter / max(min(areas[i], areas[j]), 1e-6)
+            if cards[i]["code"] != cards[j]["code"]:
+                if overlap >= 0.6 and apart <= 1 / 6:
+                    doubted |= {i, j}
+            elif overlap >= 0.4 and apart <= 0.4:
+                # One code twice, overlapping: two cards alike in a hand, or one card's two indices each
+                # laid out as a card (``_once`` merges those only where the outlines nearly coincide).
                 doubted |= {i, j}
     return [{**c, "confidence": round(min(float(c["confidence"]), config.witness_cap), 4)} if i in doubted else c
             for i, c in enumerate(cards)]

@@ -459,6 +459,13 @@ def test_two_cards_read_in_one_place_are_both_asked_and_a_hands_cards_are_not():
     upper = lower + [0.22 * 63, 0.12 * 88]
     hand = [card("8D", 0.95, lower), card("5C", 0.97, upper)]
     assert _one_place_doubted(hand, DEFAULT_CONFIG) == hand
-    # One code twice, or a region not recognised, is no conflict of codes (``_once`` sees to the first).
-    assert _one_place_doubted([four, {**joker, "code": "4H"}], DEFAULT_CONFIG)[0]["confidence"] == 0.9
+    # A region not recognised is no conflict of codes.
     assert _one_place_doubted([four, {**joker, "code": "unknown"}], DEFAULT_CONFIG)[0]["confidence"] == 0.9
+    # One code twice, overlapping (seed 53, Tinos Italic, large indices: the top 3 of clubs reported from
+    # each of its indices at 0.90, 0.38 of a card apart): both asked; so too two alike side by side in a hand.
+    club = card("3C", 0.9, [[520, 420], [592, 420], [592, 520], [520, 520]])
+    ghost = card("3C", 0.9, [[540, 390], [612, 390], [612, 490], [540, 490]])
+    assert [c["confidence"] for c in _one_place_doubted([club, ghost], DEFAULT_CONFIG)] == [cap, cap]
+    # Two alike half a card apart or more are two cards, each read as it was.
+    far = card("3C", 0.95, np.asarray(club["corners"]) + [0.7 * 72, 0.1 * 100])
+    assert _one_place_doubted([club, far], DEFAULT_CONFIG) == [club, far]
