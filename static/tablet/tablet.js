@@ -989,11 +989,11 @@
     else hideToast();
     render(); // an unsure read is the round's pending_scan: renderRound asks the dealer
   }
-  // A scan's toast: the cards it recorded, as the round now draws them.  A card drawn face down (the dealer's
-  // hole card, a Bluffjack private card) is not named: "Hole card read (97%)", "Private card read (97%)".
   // A confidence in whole per cent, rounded down: a read just under the threshold (0.898) never shows as
   // sure as one recorded at it ("90%").
   function pct(confidence) { return `${Math.floor(100 * confidence + 1e-9)}%`; }
+  // A scan's toast: the cards it recorded, as the round now draws them.  A card drawn face down (the dealer's
+  // hole card, a Bluffjack private card) is not named: "Hole card read (97%)", "Private card read (97%)".
   function readWords(r) {
     const n = r.recorded.length;
     const dealt = n ? round.cards.slice(-n) : []; // the scan's cards are the round's last ones
