@@ -142,12 +142,16 @@ def scan_image_url(scan_id: int) -> str:
     return reverse("api-scan-image", args=[scan_id])
 
 
+def read_candidates(read: dict[str, Any]) -> list[tuple[str, float]]:
+    """A scanned card's candidates for ``tables.engine.witness``: the code read, then the reader's guesses."""
+    return [(str(g.get("code", "")), float(g.get("confidence", 0.0))) for g in [read, *(read.get("guesses") or [])]]
+
+
 def scan_guesses(found: list[dict[str, Any]], shoe: EngineShoe | None, limit: int = 4) -> list[dict[str, Any]]:
     """The reader's best guesses for an unsure scan: cards the shoe can still deal, best first, with the
     belief once weighed by the shoe (``tables.engine.witness``; a read code counts as a guess, an
     "unknown" one brings its guesses)."""
-    candidates = [(str(g.get("code", "")), float(g.get("confidence", 0.0)))
-                  for c in found for g in [c, *(c.get("guesses") or [])]]  # fmt: skip
+    candidates = [candidate for c in found for candidate in read_candidates(c)]
     possible = [w for w in witness.weigh(candidates, shoe) if shoe is None or shoe.remaining()[w.card] > 0]
     return [{"code": w.card.code, "confidence": round(w.weighed, 4)} for w in possible[:limit]]
 
@@ -204,8 +208,7 @@ def asked_why(scan: Scan, shoe: EngineShoe | None) -> str:
     if code == "unknown":
         return "unknown"
     threshold = conf.scan_confidence()
-    candidates = [(code, confidence)] + [(str(g["code"]), float(g["confidence"])) for g in asked.get("guesses") or []]
-    if witness.choose(candidates, shoe, threshold) is not None:
+    if witness.choose(read_candidates(asked), shoe, threshold) is not None:
         return "round"  # sure, weighed by the shoe too, and not recorded: the round refused it
     held = [w for w in witness.weigh([(code, confidence)], shoe) if shoe is None or shoe.remaining()[w.card] > 0]
     return "shoe" if confidence >= threshold and not held else "unsure"

@@ -45,6 +45,7 @@ from tables.selectors.rounds import (
     engine_shoe,
     pending_scan_question,
     pending_scan_row,
+    read_candidates,
 )
 from tables.selectors.rounds import round_state as _replay
 from tables.services.common import (
@@ -280,9 +281,7 @@ def record_scan_cards(round: Round, state: Any, scan: Scan, start: int, *, actor
     asking: int | None = (start if start < len(found) else None) if found else (0 if start == 0 else None)
     for at in range(start, len(found)):
         read = found[at]
-        candidates = [(str(read["code"]), float(read["confidence"]))]
-        candidates += [(str(g["code"]), float(g["confidence"])) for g in read.get("guesses") or []]
-        card = witness.choose(candidates, shoe, scan_confidence())
+        card = witness.choose(read_candidates(read), shoe, scan_confidence())
         if card is None:
             break
         if card.code != read["code"]:
