@@ -1,4 +1,4 @@
-"""Command line: ``python -m vision recognize|enroll|evaluate|generate|train|train-cnn|train-detector|heldout``.
+"""Command line: ``python -m vision recognize|enroll|evaluate|generate|train|train-cnn|train-detector|train-pips|heldout``.
 
 ``recognize --json IMAGE [IMAGE ...]`` prints one JSON object per image and line:
 ``{"image": PATH, "cards": [{"code", "confidence", "corners"}, ...]}``; an image that cannot be read
@@ -78,6 +78,9 @@ def main(argv: list[str] | None = None) -> int:
     tc.add_argument("--epochs", type=int, default=None, help="epochs over the training corners (default 4)")
     tc.add_argument("--seed", type=int, default=1, help="the training's random seed")
     tc.add_argument("--threads", type=int, default=2, help="torch's threads")
+    tp = sub.add_parser("train-pips", help="reproduce the table scenes' pip-shape reader (numpy only; ~15 min of one core)")
+    tp.add_argument("--out", type=Path, default=None, help="the weights file to write (default: the shipped one)")
+    tp.add_argument("--cache", type=Path, default=None, help="a folder to keep the harvested pips in")
     td = sub.add_parser("train-detector", help="reproduce the table scenes' index detector (needs the 'train' extra: torch, onnx)")
     td.add_argument("--out", type=Path, default=None, help="the ONNX file to write (default: the shipped one)")
     td.add_argument("--cache", type=Path, default=None, help="a folder to keep the rendered scenes in")
@@ -157,24 +160,8 @@ def _run(args: argparse.Namespace) -> int:
         print(generate(args.outdir, args.kind, args.n, args.seed, height=args.height, design=args.design,
                        font=args.font, finnish=finnish, court=args.court, index=args.index))
         return 0
-    if args.command == "train-cnn":
-        from .cnn import MODEL_PATH
-        from .tools.cnn_train import EPOCHS, join, train_cnn
-
-        if args.join:
-            join(args.join, args.out or MODEL_PATH, cache=args.cache)
-            return 0
-        train_cnn(args.out or MODEL_PATH, cache=args.cache, resume=args.resume, minutes=args.minutes, max_lr=args.max_lr,
-                  chunks=args.chunks, epochs=args.epochs or EPOCHS, seed=args.seed, threads=args.threads,
-                  wide_chunks=args.wide_chunks, scene_chunks=args.scene_chunks)
-        return 0
-    if args.command == "train-detector":
-        from .detector import MODEL_PATH as DETECTOR_PATH
-        from .tools.detect_train import train_detector
-
-        train_detector(args.out or DETECTOR_PATH, cache=args.cache, minutes=args.minutes, chunks=args.chunks,
-                       max_lr=args.max_lr, seed=args.seed, threads=args.threads)
-        return 0
+    if args.command in ("train-cnn", "train-pips", "train-detector"):
+        return _train(args)
     if args.command == "heldout":
         from .tools.heldout import markdown, plot_reliability, run, run_unseen
         from .tools.synth import INDEX_LAYOUTS
@@ -207,6 +194,34 @@ def _run(args: argparse.Namespace) -> int:
     from .tools.train import train
 
     train()
+    return 0
+
+
+
+def _train(args: argparse.Namespace) -> int:
+    """The models' training commands: train-cnn, train-pips, train-detector."""
+    if args.command == "train-cnn":
+        from .cnn import MODEL_PATH
+        from .tools.cnn_train import EPOCHS, join, train_cnn
+
+        if args.join:
+            join(args.join, args.out or MODEL_PATH, cache=args.cache)
+            return 0
+        train_cnn(args.out or MODEL_PATH, cache=args.cache, resume=args.resume, minutes=args.minutes, max_lr=args.max_lr,
+                  chunks=args.chunks, epochs=args.epochs or EPOCHS, seed=args.seed, threads=args.threads,
+                  wide_chunks=args.wide_chunks, scene_chunks=args.scene_chunks)
+        return 0
+    if args.command == "train-pips":
+        from .pip_shape import MODEL_PATH as PIP_PATH
+        from .tools.pip_train import train as train_pips
+
+        train_pips(args.out or PIP_PATH, cache=args.cache)
+        return 0
+    from .detector import MODEL_PATH as DETECTOR_PATH
+    from .tools.detect_train import train_detector
+
+    train_detector(args.out or DETECTOR_PATH, cache=args.cache, minutes=args.minutes, chunks=args.chunks,
+                   max_lr=args.max_lr, seed=args.seed, threads=args.threads)
     return 0
 
 

@@ -40,6 +40,7 @@ class RecognizerConfig:
     suit_core_fraction: float = 0.35  # the core: this darkest fraction of the suit's ink
     pip_min_px: float = 6.0  # a pip this tall in the photograph (px) or more can witness for a small index's suit
     pip_suit_mass: float = 0.8  # ... when it reads this surely as a suit (not a rank, letter or art)
+    pip_shape_odds: float = 4.0  # table scenes: a face's pips whose grey shapes (``pip_shape``) sum to these log-odds name their suit
     red_threshold: float = 28.0  # mean R - max(G, B) of ink pixels above which the ink is red
     red_sure_margin: float = 30.0  # this far from the threshold the colour is plain
     # Deck enrolment (``profile.py``): a glyph's correlation with its nearest enrolled glyph.

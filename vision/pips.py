@@ -124,6 +124,12 @@ class PipCount:
 
     rank: str
     suits: Floats
+    # The pips' shape read from their grey levels (``pip_shape``): the summed log-odds of their colour
+    # pair's second suit (C against S, D against H), over the pips clear of the face's middle row;
+    # None where none is, or the reader is not shipped.
+    shape_odds: float | None = None
+    red: bool = False
+    shape_patches: tuple[F32, ...] = ()
 
 
 def pip_count(image: U8, quad: F32, model: Mlp, config: RecognizerConfig) -> PipCount | None:
@@ -199,7 +205,32 @@ def pip_count(image: U8, quad: F32, model: Mlp, config: RecognizerConfig) -> Pip
     if len(sig) == 1 and float(p.sum(axis=1).max()) < config.pip_suit_mass:
         return None  # one shape in the middle that is no suit: a figure, a letter, a Joker's art
     # The colour says which two suits (a spade turned round reads as a heart); the shape, between them.
-    pair = [1, 2] if redness(face[ink > 0]) > config.red_threshold else [0, 3]
+    red_pips = bool(redness(face[ink > 0]) > config.red_threshold)
+    pair = [1, 2] if red_pips else [0, 3]
     suits = np.zeros(4)
     suits[pair] = p[:, pair].sum(axis=0) + 1e-3
-    return PipCount(RANKS_BY_COUNT[len(sig)], suits / suits.sum())
+    boxes = [(int(xs[j]), int(ys[j]), int(cws[j]), int(chs[j])) for j in range(len(sig))]
+    patches = _shape_patches(grey, u8(paper), boxes, [float(c[1]) for c in cents[sig]], face.shape[0] + 2 * y0, y0)
+    from .pip_shape import load_pip_shape
+
+    shape = load_pip_shape()
+    odds = float(shape.log_odds(patches, red_pips).sum()) if shape is not None and patches else None
+    return PipCount(RANKS_BY_COUNT[len(sig)], suits / suits.sum(), odds, red_pips, tuple(patches))
+
+
+def _shape_patches(grey: U8, paper: U8, boxes: list[tuple[int, int, int, int]], ys: list[float], full_h: int,
+                   y0: int) -> list[F32]:
+    """The grey patches (``pip_shape.pip_patch``) of the pips of the face's upper part (upright) and
+    lower part (turned back); a middle pip may stand either way and is left out.  ``boxes`` and ``ys``
+    (the pips' centres) are in ``grey``, the face of height ``full_h`` cut by ``y0`` at top and bottom."""
+    from .pip_shape import pip_patch
+
+    patches = []
+    for box, cy in zip(boxes, ys, strict=True):
+        at = (cy + y0) / full_h
+        if 0.45 <= at <= 0.55:
+            continue
+        x, y, w, h = box
+        level = float(paper[min(y + h // 2, paper.shape[0] - 1), min(x + w // 2, paper.shape[1] - 1)])
+        patches.append(pip_patch(grey, box, level, turned=at > 0.55))
+    return patches
