@@ -447,7 +447,7 @@
       r.state === "closed" ? (POT ? "Hand over: the pot is paid" : "Round closed") :
       r.state === "cancelled" ? (POT ? "Hand cancelled: every chip in the pot goes back to who put it in" :
         "Round cancelled: every wager refunded") :
-      r.state === "mismatch" ? "Paid differs from due: pay the difference, or a pit boss approves" :
+      r.state === "mismatch" ? "Paid differs from due: correct the payment, or a pit boss approves" :
       r.state === "settled" ? (POT ? "Hand settled: pay the pot as shown, then confirm" :
         "Round settled: pay as shown, then confirm") : text;
     $("prompt").dataset.needs = playing ? n.needs : r.state;
@@ -701,8 +701,10 @@
     }
     const mm = $("mismatch");
     mm.hidden = r.state !== "mismatch";
-    mm.textContent = r.discrepancies.map((d) => `Seat ${d.seat} ${betWords(d.bet).toLowerCase()}: paid ${d.paid}, due ${d.due} (difference ${d.difference})`).join("; ") +
-      (r.state === "mismatch" ? " — the round stays open until the difference is paid or a pit boss approves." : "");
+    // Short or overpaid, said as such: "the difference is paid" told a dealer who had overpaid to pay more.
+    const gap = (d) => String(d.difference).startsWith("-") ? `short by ${String(d.difference).slice(1)}` : `overpaid by ${d.difference}`;
+    mm.textContent = r.discrepancies.map((d) => `Seat ${d.seat} ${betWords(d.bet).toLowerCase()}: paid ${d.paid}, due ${d.due} (${gap(d)})`).join("; ") +
+      (r.state === "mismatch" ? " — the round stays open until what is paid matches what is due (set what you hand over and confirm again) or a pit boss approves." : "");
     // A pit boss's rejection of this payment, with the reason: the dealer pays again.
     const rej = (r.rejections || []).filter((x) => x.current);
     const rf = $("rejected-flag");

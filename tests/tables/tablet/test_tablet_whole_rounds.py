@@ -112,6 +112,21 @@ def test_insurance_and_surrender_against_the_dealers_ace(browser, live_server, d
     page.wait_for_selector("#closed-flag")
 
 
+def test_an_overpayment_is_said_to_be_one(browser, live_server, demo_casino, dealer):
+    # 15.00 handed over of 10.00 due: "overpaid by 5.00", not "the difference is paid" (the dealer would add more).
+    table = demo_casino.tables["unlimited-blackjack"]
+    page = open_blackjack(browser, live_server, table, dealer, ["1-main-500", "1-main-500"])
+    for code in ["TS", "7D", "9H", "TC"]:  # 19 against 17
+        pick(page, code)
+    act(page, "stand")
+    settle(page)
+    keypad(page, "1/main", "15")
+    page.click("#btn-paid")
+    page.wait_for_selector("#mismatch:has-text('paid 15.00, due 10.00')")
+    assert "(overpaid by 5.00)" in page.inner_text("#mismatch")
+    assert "short" not in page.inner_text("#mismatch")
+
+
 def test_a_mis_payment_rejected_by_a_pit_boss_with_a_reason_the_dealer_sees(
     browser, live_server, demo_casino, dealer, pit_boss
 ):
@@ -126,6 +141,9 @@ def test_a_mis_payment_rejected_by_a_pit_boss_with_a_reason_the_dealer_sees(
     assert page.inner_text("#btn-paid") == "Confirm paid (differs from due)"
     page.click("#btn-paid")
     page.wait_for_selector("#mismatch:has-text('paid 5.00, due 10.00')")
+    assert page.inner_text("#mismatch") == (
+        "Seat 1 main bet: paid 5.00, due 10.00 (short by 5.00) — the round stays open until what is paid matches "
+        "what is due (set what you hand over and confirm again) or a pit boss approves.")
 
     boss = sign_in(browser, live_server, pit_boss)
     boss.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
