@@ -28,8 +28,8 @@ MODEL_PATH = Path(__file__).with_name("models") / "pip_shape.npz"
 
 
 def pip_patch(grey: U8, box: tuple[int, int, int, int], paper: float, *, turned: bool) -> F32:
-    """A pip's grey patch: the box (x, y, w, h) of its ink in ``grey`` (the face's darkest channel, or
-    for a red pip its green channel), padded by a fifth of its larger side, squared, scaled to
+    """A pip's grey patch: the box (x, y, w, h) of its ink in ``grey`` (the face's darkest channel, in
+    which red ink is dark too), padded by a fifth of its larger side, squared, scaled to
     ``PATCH`` x ``PATCH``, as ink (1) against ``paper`` (0), turned half round where ``turned`` (a pip
     of the face's lower half)."""
     x, y, w, h = box
