@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tables.models import Round, RoundCard, RoundState, Scan
 from tests.factories import PASSWORD
@@ -75,8 +76,18 @@ def shuffle(page: Any, reason: str = "shuffle point reached") -> None:
 
 
 def pick(page: Any, code: str) -> None:
+    """Tap the rank, then the suit.  A tap that lands while the previous command's answer redraws the page
+    (a Stand's answer moves the picker up as the decision buttons go) hits what was there before and is
+    lost, as a finger's would be: the rank is tapped again until the picker shows it chosen."""
     before = page.locator(".hands .playing-card").count()
-    page.click(f"[data-rank='{code[0]}']")
+    for attempt in range(3):
+        page.click(f"[data-rank='{code[0]}']")
+        try:
+            page.wait_for_selector(f"[data-rank='{code[0]}'].on", timeout=3000)
+            break
+        except PlaywrightTimeout:
+            if attempt == 2:
+                raise
     page.click(f"[data-suit='{code[1]}']")
     page.wait_for_function(f"document.querySelectorAll('.hands .playing-card').length > {before}")
 
