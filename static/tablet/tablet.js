@@ -459,6 +459,10 @@
     // Allowed actions (the engine's can_*), the forced one marked.
     const actions = $("actions");
     actions.replaceChildren();
+    // The row keeps its height while the round is played, decision or not: the picker below does not jump
+    // up under a finger as a Stand's buttons go (a rank tapped just after Stand landed on what had moved there).
+    // Not while an unsure scan's question is open: it moves the picker anyway, and needs the room on screen.
+    actions.classList.toggle("held", dealing && playing && !pendingScan);
     if (dealing && playing && n.needs === "decision") {
       for (const a of n.allowed || []) {
         if (POT && a === "raise") {

@@ -1,6 +1,6 @@
 """Small layout points at 1280x800 (Playwright, headless Chromium): a four-digit bet keeps its clear button
 on its line; the closed round's message and "Next round" do not touch; a toast does not cover the rated
-players' "Seat player" button.  Screenshots under /tmp/wt-tablet when TABLET_LAYOUT_SHOTS is set."""
+players' "Seat player" button; the card picker does not move when the decision buttons go.  Screenshots under /tmp/wt-tablet when TABLET_LAYOUT_SHOTS is set."""
 
 from __future__ import annotations
 
@@ -95,3 +95,22 @@ def test_a_seats_chips_run_from_the_smallest_up(browser, live_server, demo_casin
     values = [int(v.split("-")[-1]) for v in
               page.eval_on_selector_all("[data-chip^='1-main-']", "els => els.map(e => e.dataset.chip)")]
     assert values == sorted(values) and len(values) >= 3, values
+
+
+def test_the_card_picker_stays_put_when_the_decision_buttons_go(browser, live_server, demo_casino, dealer):
+    """A rank tapped just after Stand must land on the rank under the finger: the actions row keeps its height
+    while the round is played, so the picker does not move up as Stand's answer takes the buttons away."""
+    page = open_blackjack(browser, live_server, demo_casino.tables["unlimited-blackjack"], dealer, ["1-main-500"])
+    before_deal = _box(page, "[data-rank='2']")
+    for code in ["TS", "9D", "QC", "7C"]:  # seat 1: 20 against the dealer's 16, who must draw
+        pick(page, code)
+    page.wait_for_selector("[data-action='stand']")
+    _shot(page, "picker-decision.png")
+    at_decision = _box(page, "[data-rank='2']")
+    page.click("[data-action='stand']")
+    page.wait_for_selector("#prompt[data-needs='card']:has-text('Dealer')")
+    _shot(page, "picker-dealer-draws.png")
+    after = _box(page, "[data-rank='2']")
+    assert page.locator("[data-action]").count() == 0
+    ys = [before_deal["y"], at_decision["y"], after["y"]]  # within a pixel: the hands' rows round differently
+    assert max(ys) - min(ys) < 1, (before_deal, at_decision, after)
