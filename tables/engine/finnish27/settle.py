@@ -199,9 +199,12 @@ def _how_words(o: Outcome) -> str:
     if o.how == BY_PLAYER_OVER_35:
         return "over hard 35 loses at once"
     dp, dd = distance(o.player_total), distance(o.dealer_total)
+    # Said inside the line's own brackets ("lose (...)"): no second pair, and who is the closer one.
     if o.how == BY_TIE:
-        return f"equally close to 27 ({dp} away each): the dealer wins ties"
-    return f"closer to 27 ({min(dp, dd)} away against {max(dp, dd)})"
+        return f"equally close to 27, {dp} away each: the dealer wins ties"
+    if o.winner == PLAYER:
+        return f"closer to 27: {dp} away against the dealer's {dd}"
+    return f"the dealer closer to 27: {dd} away against the player's {dp}"
 
 
 def settle(

@@ -31,9 +31,14 @@ def test_the_main_detail_explains_the_win_and_the_bonus() -> None:
 
 def test_the_detail_explains_distance_and_ties() -> None:
     assert settle(C("KS 8D 8C"), C("KS JD"), D("10"), table_minimum=D("5")).lines[0].detail == (
-        "player 29 vs dealer hard 24: win 1:1 (closer to 27 (2 away against 3))"
+        "player 29 vs dealer hard 24: win 1:1 (closer to 27: 2 away against the dealer's 3)"
     )
-    assert "the dealer wins ties" in settle(C("KS KD 2C"), C("KS KD"), D("10"), table_minimum=D("5")).lines[0].detail
+    assert settle(C("KS JD"), C("KS 8D 8C"), D("10"), table_minimum=D("5")).lines[0].detail == (
+        "player hard 24 vs dealer 29: lose (the dealer closer to 27: 2 away against the player's 3)"
+    )
+    assert settle(C("KS KD 2C"), C("KS KD"), D("10"), table_minimum=D("5")).lines[0].detail == (
+        "player 28 vs dealer hard 26: lose (equally close to 27, 1 away each: the dealer wins ties)"
+    )
 
 
 def test_the_total_is_the_main_net_plus_the_bonus() -> None:
