@@ -573,13 +573,14 @@
       ranks.append(el("button", { class: "pick rank" + (rank === x ? " on" : ""), type: "button", "data-rank": x,
         text: x === "T" ? "10" : x, onclick: () => { rank = x; renderPicker(); } }));
     }
-    if (CAN.has("jokers")) {
-      ranks.append(el("button", { class: "pick rank", type: "button", "data-rank": "JK", text: "Joker",
-        onclick: () => sendCard("JK") }));
-    }
     for (const [s, sym] of [["S", "♠"], ["H", "♥"], ["D", "♦"], ["C", "♣"]]) {
       suits.append(el("button", { class: "pick suit" + (/[HD]/.test(s) ? " red" : ""), type: "button", "data-suit": s,
         text: sym, disabled: rank === null, onclick: () => sendCard(rank + s) }));
+    }
+    // The Joker after the suits: the suits stand where they stand at every table, all on the ranks' line.
+    if (CAN.has("jokers")) {
+      suits.append(el("button", { class: "pick rank joker", type: "button", "data-rank": "JK", text: "Joker",
+        onclick: () => sendCard("JK") }));
     }
   }
 

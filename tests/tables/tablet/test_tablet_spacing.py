@@ -1,6 +1,6 @@
 """Small layout points at 1280x800 (Playwright, headless Chromium): a four-digit bet keeps its clear button
 on its line; the closed round's message and "Next round" do not touch; a toast does not cover the rated
-players' "Seat player" button; the card picker does not move when the decision buttons go.  Screenshots under /tmp/wt-tablet when TABLET_LAYOUT_SHOTS is set."""
+players' "Seat player" button; the card picker does not move when the decision buttons go, and keeps its suits (and a Joker) on the ranks' line.  Screenshots under /tmp/wt-tablet when TABLET_LAYOUT_SHOTS is set."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.tables.tablet.test_tablet_rounds import pick, shuffle, sign_in
+from tests.tables.tablet.test_tablet_rounds import open_finnish_round, pick, shuffle, sign_in
 from tests.tables.tablet.test_tablet_trust import open_blackjack
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -114,3 +114,16 @@ def test_the_card_picker_stays_put_when_the_decision_buttons_go(browser, live_se
     assert page.locator("[data-action]").count() == 0
     ys = [before_deal["y"], at_decision["y"], after["y"]]  # within a pixel: the hands' rows round differently
     assert max(ys) - min(ys) < 1, (before_deal, at_decision, after)
+
+
+def test_the_picker_keeps_suits_and_joker_on_the_ranks_line_at_a_table_with_jokers(browser, live_server,
+                                                                                    demo_casino, dealer):
+    """Finnish 27 deals Jokers: its picker has a Joker key, after the suits, and all of it stays on one line at
+    1280 (the Joker among the ranks pushed the suits onto a line of their own near the screen's foot)."""
+    page = open_finnish_round(browser, live_server, demo_casino.tables["finnish-27"], dealer)
+    _shot(page, "picker-finnish.png")
+    ace, king, spade, club, joker = (_box(page, f"[data-{k}]") for k in
+                                     ("rank='A'", "rank='K'", "suit='S'", "suit='C'", "rank='JK'"))
+    assert ace["y"] == king["y"] == spade["y"] == club["y"] == joker["y"], (ace, spade, joker)
+    assert king["x"] < spade["x"] < club["x"] < joker["x"]
+    assert joker["x"] + joker["width"] <= 1280 - 16
