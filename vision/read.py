@@ -181,7 +181,8 @@ def weigh(card: dict[str, Any], reads: list[CornerRead], mode: str, config: Reco
             # right more often than the perceptron's): its read first, and the tablet asks.
             return {**named, "code": code, "confidence": round(min(float(confidence), config.witness_cap), 4)}
         return card
-    if mode in ("agree", "rescue", "arbitrate") and sure and confidence > card["confidence"]:
+    if (mode in ("agree", "rescue", "arbitrate") and sure and confidence > card["confidence"]
+            and not (card["code"] == "unknown" and code == "JK" and len(reads) < 2)):
         return {**named, "code": code, "confidence": round(float(confidence), 4)}
     if (mode == "arbitrate" and card["code"] == "unknown" and code == "JK" and len(reads) == 2
             and all(_on_paper(r) for r in reads)):
@@ -192,7 +193,11 @@ def weigh(card: dict[str, Any], reads: list[CornerRead], mode: str, config: Reco
     if mode == "arbitrate" and card["code"] == "unknown" and confidence >= config.unknown_below:
         # The CNN names the perceptron's own first guess: named, unsure (a Joker's blank corners, seen
         # so by both, though the perceptron took a speck of its corner for ink).
-        return {**named, "code": code, "confidence": round(float(max(confidence, card["confidence"])), 4)}
+        # An unknown card named a Joker from one corner stays unsure (above too): a small index in a
+        # scene's corner can pass for the word to the CNN (an A♦ of one unseen face, read "JOKER" in
+        # one corner at 0.93).
+        c = max(confidence, card["confidence"])
+        return {**named, "code": code, "confidence": round(float(min(c, config.witness_cap) if code == "JK" and len(reads) < 2 else c), 4)}
     return card
 
 
@@ -200,6 +205,19 @@ def _on_paper(read: CornerRead) -> bool:
     """Whether a CNN read (``_cnn_reads``) is of a corner of card stock showing no rank: blank, or inked
     with no index, on paper."""
     return read.probs is None and read.score > 0
+
+
+def scene_joker(image: U8, quad: F32, model: Mlp, config: RecognizerConfig) -> dict[str, Any] | None:
+    """A table scene's whole card (``quad``) that neither its corners' nor its indices' reads name: a
+    Joker, unsure (``witness_cap``), where the corner CNN finds both index corners a Joker's
+    (``_cnn_joker``: "JOKER" down the side in a font the perceptron does not read, or blank paper); else
+    None.  The scene witness looks at one corner of each card only, a lower card's being covered."""
+    if config.cnn_witness_scenes == "off" or config.corner_reader != "mlp" or _enrolled_alone(model, config):
+        return None
+    if not _cnn_joker(_cnn_reads(index_corners(image, quad, config), config), config):
+        return None
+    c = config.witness_cap
+    return _card("JK", c, [{"code": "JK", "confidence": c}], quad, config)
 
 
 def _cnn_joker(reads: list[CornerRead], config: RecognizerConfig) -> bool:
@@ -346,6 +364,8 @@ def counted(card: dict[str, Any], image: U8, quad: F32, model: Mlp, config: Reco
     if pips is None:
         return card
     own = card["code"] if card["code"] != "unknown" else card["guesses"][0]["code"] if card.get("guesses") else "JK"
+    if scene and card["code"] == "JK" and pips.rank == "A" and _blank_corners(image, quad, model, config):
+        return card  # one figure in the middle of a card with no ink in its index corners: a Joker's art
     # The pips' suit: printed large and several times, their likelier suit of their colour is right
     # even where the odds are even-handed (0.5-0.97: 979 of 979 generated and 50 of 50 development
     # faces, docs/vision.md); the index's is small.
@@ -363,6 +383,12 @@ def counted(card: dict[str, Any], image: U8, quad: F32, model: Mlp, config: Reco
         return {**named, "code": code, "confidence": round(max(float(card["confidence"]), config.unknown_below), 4)}
     confidence = max(min(float(card["confidence"]), config.witness_cap), config.unknown_below)
     return {**named, "code": code, "confidence": round(confidence, 4)}
+
+
+def _blank_corners(image: U8, quad: F32, model: Mlp, config: RecognizerConfig) -> bool:
+    """Whether neither index corner of the card ``quad`` holds ink (a Joker printed without an index;
+    every other card prints one)."""
+    return not any(read_corner_at(image, q, model, config, scene=True).ink for q in (quad, np.roll(quad, -2, axis=0)))
 
 
 def _rank_like(read: CornerRead, config: RecognizerConfig) -> CornerRead:

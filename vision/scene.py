@@ -36,6 +36,7 @@ from .read import (
     counted,
     read_card,
     read_corner_at,
+    scene_joker,
     scene_witness,
     with_pips,
 )
@@ -72,13 +73,14 @@ def find_cards(image: U8, config: RecognizerConfig, mask: U8 | None = None,
     cv2.drawContours(white, regions, -1, 1, cv2.FILLED)
     best: tuple[float, list[dict[str, Any]], float] | None = None
     for card_h in (0.13 * h_img, 0.2 * h_img, 0.27 * h_img):
-        cards = _cards_at(scene, regions, card_h, model, config)
+        alone: list[dict[str, Any]] = []  # lone cards nothing reads: their outlines are no size's merit
+        cards = _cards_at(scene, regions, card_h, model, config, alone)
         laid = np.zeros_like(white)
         for c in cards:
             cv2.fillConvexPoly(laid, np.asarray(c["corners"]).round().astype(np.int32), 1)
         score = cv2.countNonZero(laid & white) / max(cv2.countNonZero(laid | white), 1)
         if best is None or score > best[0]:
-            best = (score, cards, card_h)
+            best = (score, cards + alone, card_h)
     assert best is not None
     return _finished(image, _peak_cards(scene, regions, scene_witness(best[1], image, model, config), best[2], model, config),
                            model, config)
@@ -458,12 +460,16 @@ def _key(a: Contour) -> tuple[str, tuple[int, ...], bytes]:
 
 
 def _cards_at(scene: _Scene, regions: list[Contour], card_h: float, model: Mlp,
-              config: RecognizerConfig) -> list[dict[str, Any]]:
-    """The cards of the scene's card-white ``regions``, the cards being ``card_h`` pixels tall."""
+              config: RecognizerConfig, alone: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """The cards of the scene's card-white ``regions``, the cards being ``card_h`` pixels tall.  A card
+    alone whose index nothing reads is among them, unknown, or put in ``alone`` when that is given (the
+    cards of a size chosen by how well they cover the regions: its outline, the region's own, covers it
+    at any size)."""
     image = scene.image
     found: list[dict[str, Any]] = []
     for contour in _trimmed(regions, card_h):
         single = None  # the region read whole, when that names a card
+        whole = None
         if _maybe_single(contour):
             # One card, or two lying nearly one over the other: read it whole first, and only when
             # that gives no sure card look for the cards of a hand.
@@ -474,6 +480,15 @@ def _cards_at(scene: _Scene, regions: list[Contour], card_h: float, model: Mlp,
                     continue
                 single = whole
         by_index = _index_cards(scene, contour, card_h, model, config)
+        if whole is not None and len(by_index) <= 1 and all(c["confidence"] < 0.9 for c in by_index):
+            # A card alone that nothing names surely: a Joker whose corners print no index the perceptron
+            # reads (blank, or "JOKER" in a face it does not know: its "J" taken for a Jack's) is one,
+            # asked, where the CNN finds both corners a Joker's; the unsure reads of its corners go.
+            quad = portrait_order(quad_of(contour))
+            joker = scene_joker(image, quad, model, config) if _inside(quad, image.shape[:2]) else None
+            if joker is not None:
+                found.append(joker)
+                continue
         found.extend(by_index)
         if by_index:
             joker = _unindexed_top_card(image, contour, by_index, card_h, model, config)
@@ -482,13 +497,18 @@ def _cards_at(scene: _Scene, regions: list[Contour], card_h: float, model: Mlp,
         if single is not None and len(by_index) <= 1:
             # Not sure, but no hand either: the whole card's two corners are still the best evidence.
             found.append(single)
+        elif whole is not None and single is None and not by_index:
+            # A card alone whose index nothing reads (small and blurred): unknown, for its pips to count
+            # (``_counted_on_top``) or the dealer to be asked, rather than left out.
+            (found if alone is None else alone).append(whole)
     return _merge(found, card_h)
 
 
 def _unindexed_top_card(image: U8, contour: Contour, cards: list[dict[str, Any]], card_h: float,
                         model: Mlp, config: RecognizerConfig) -> dict[str, Any] | None:
     """A Joker printed without an index lying on top of a hand: a strip of the region that none of
-    the cards read by their indices covers, where a card turned like them fits, with blank corners."""
+    the cards read by their indices covers, where a card turned like them fits, with blank corners;
+    or such a strip that is a whole card by itself (``_whole_card_apart``)."""
     x, y, w, h = cv2.boundingRect(contour)
     region = np.zeros((h, w), np.uint8)
     cv2.drawContours(region, [contour - [x, y]], -1, 255, cv2.FILLED)
@@ -515,9 +535,43 @@ def _unindexed_top_card(image: U8, contour: Contour, cards: list[dict[str, Any]]
             if fit >= 0.85 and white >= 0.9 and fit + white > best_fit:
                 best, best_fit = quad, fit + white
     if best is None:
-        return None
+        best = _whole_card_apart(rest, card_h)
+    if best is None or not _inside(best + [x, y], image.shape[:2]):
+        return None  # (a card running off the picture shows no corner there: blank is no sign of a Joker)
     card = read_card(image, portrait_order((best + [x, y]).astype(np.float32)), model, config, scene=True)
     return card if card["code"] == "JK" else None
+
+
+def _whole_card_apart(rest: U8, card_h: float) -> F64 | None:
+    """The outline of a whole card lying apart among the strips ``rest`` that no read index accounts
+    for, or None: a strip of a card's size and shape by itself, nearly filling its least rectangle (a
+    region joined to another hand by a table marking may hold a Joker lying by itself, turned its own
+    way).  A part of a card read with a wrong outline is smaller, or not a rectangle."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(rest)
+    area = card_h * card_h / ASPECT
+    for i in range(1, n):
+        if not 0.75 * area <= stats[i, cv2.CC_STAT_AREA] <= 1.3 * area:
+            continue
+        ys, xs = np.nonzero(labels == i)
+        box = cv2.boxPoints(cv2.minAreaRect(np.stack([xs, ys], axis=1).astype(np.float32))).astype(np.float64)
+        sides = sorted((float(np.linalg.norm(box[1] - box[0])), float(np.linalg.norm(box[2] - box[1]))))
+        if (0.85 * card_h <= sides[1] <= 1.2 * card_h and 1.25 <= sides[1] / max(sides[0], 1.0) <= 1.6
+                and stats[i, cv2.CC_STAT_AREA] >= 0.92 * sides[0] * sides[1]):
+            return f64(box)
+    return None
+
+
+def _centre(card: dict[str, Any]) -> tuple[float, float]:
+    """The middle of a reported card's corners."""
+    m = np.asarray(card["corners"], np.float64).mean(axis=0)
+    return float(m[0]), float(m[1])
+
+
+def _inside(quad: F32 | F64, shape: tuple[int, ...], margin: float = 2.0) -> bool:
+    """Whether a card's corners all lie in a picture of ``shape`` (H, W), within ``margin`` pixels."""
+    q = np.asarray(quad, np.float64)
+    return bool((q[:, 0] >= -margin).all() and (q[:, 0] <= shape[1] - 1 + margin).all()
+                and (q[:, 1] >= -margin).all() and (q[:, 1] <= shape[0] - 1 + margin).all())
 
 
 def _trimmed(regions: list[Contour], card_h: float) -> list[Contour]:

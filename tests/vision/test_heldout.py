@@ -340,3 +340,15 @@ def test_the_cnns_blank_corner_counts_only_on_paper_not_on_noise(monkeypatch):
     on_paper, on_noise = _cnn_reads([paper, noise], RecognizerConfig())
     assert on_paper.probs is None and not on_paper.ink  # blank: a Joker's corner
     assert on_noise.probs is None and on_noise.ink  # something, but no index
+
+
+def test_a_scene_card_nothing_names_is_no_sure_joker_for_the_word_in_its_one_corner(monkeypatch):
+    # A scene's card is weighed by one corner: a small index there (an A♦ of one unseen face, read
+    # unknown with the Joker as its guess) can pass for "JOKER" to the CNN.  Named, but asked.
+    monkeypatch.setattr("vision.cnn.load_cnn", lambda: _FakeCnn(kind=13, suit=0))  # the word, surely
+    unread = {"code": "unknown", "confidence": 0.432, "corners": QUAD.tolist(), "guesses": [{"code": "JK", "confidence": 0.432}]}
+    [named] = scene_witness([unread], IMAGE, MLP, RecognizerConfig(cnn_witness_scenes="arbitrate"))
+    assert named["code"] == "JK" and named["confidence"] == RecognizerConfig().witness_cap
+    # A Joker already read by its word (a hand's corner) is made sure by the CNN's reading it too, as before.
+    word = {"code": "JK", "confidence": 0.85, "corners": QUAD.tolist()}
+    assert scene_witness([word], IMAGE, MLP, RecognizerConfig(cnn_witness_scenes="arbitrate"))[0]["confidence"] == 0.93

@@ -46,9 +46,9 @@ def test_the_pips_shapes_name_their_suit_on_suit_shapes_never_trained_on():
     assert len(wrong) <= 0.02 * said, wrong
 
 
-def _scene_reads(face: str, layout: str, seed: int, k: int, code: str) -> list[dict]:
+def _scene_reads(face: str, layout: str, seed: int, k: int, code: str, which: int = 0) -> list[dict]:
     """``bench/scene_sure_reads.py``'s draw ``k`` of ``seed`` for the unseen-face deck ``face`` in ``layout``:
-    the reads whose outline's centre lies within 20 px of the (first) card ``code``'s."""
+    the reads whose outline's centre lies within 20 px of the card ``code``'s (the ``which``-th of that code)."""
     decks = {name: (font, number) for name, font, number in unseen_decks()}
     if face not in decks:
         pytest.skip(f"the {face} font is not installed (bin/test installs it)")
@@ -58,7 +58,7 @@ def _scene_reads(face: str, layout: str, seed: int, k: int, code: str) -> list[d
     rng = np.random.default_rng([seed, design, 99])
     for _ in range(k + 1):
         img, label = table_image(rng, style=style)
-    truth = next(c for c in label["cards"] if c["code"] == code)
+    truth = [c for c in label["cards"] if c["code"] == code][which]
     centre = np.asarray(truth["corners"]).mean(axis=0)
     return [c for c in recognize(img) if np.linalg.norm(np.asarray(c["corners"]).mean(axis=0) - centre) < 20]
 
@@ -69,3 +69,12 @@ def test_a_small_club_the_index_calls_a_spade_is_read_a_club():
     read = _scene_reads("Cousine-Italic", "one-corner", 61, 0, "6C")
     assert [c["code"] for c in read] == ["6C"]
     assert read[0]["confidence"] < 0.9  # named by the pips, unsure: the dealer confirms it
+
+
+def test_a_card_alone_whose_small_index_nothing_reads_is_named_by_its_pips():
+    # Seed 85, P052 Italic, suit beside the rank: a lone 8 of hearts 89 px tall, whose index no
+    # hypothesis reads and whose corners read nothing, was left out of the scene; its eight pips name
+    # it, unsure (before, nothing was reported there).
+    read = _scene_reads("P052-Italic", "beside", 85, 1, "8H", which=1)
+    assert [c["code"] for c in read] == ["8H"]
+    assert read[0]["confidence"] < 0.9
