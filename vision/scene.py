@@ -561,12 +561,6 @@ def _whole_card_apart(rest: U8, card_h: float) -> F64 | None:
     return None
 
 
-def _centre(card: dict[str, Any]) -> tuple[float, float]:
-    """The middle of a reported card's corners."""
-    m = np.asarray(card["corners"], np.float64).mean(axis=0)
-    return float(m[0]), float(m[1])
-
-
 def _inside(quad: F32 | F64, shape: tuple[int, ...], margin: float = 2.0) -> bool:
     """Whether a card's corners all lie in a picture of ``shape`` (H, W), within ``margin`` pixels."""
     q = np.asarray(quad, np.float64)
