@@ -181,8 +181,10 @@ def weigh(card: dict[str, Any], reads: list[CornerRead], mode: str, config: Reco
             # right more often than the perceptron's): its read first, and the tablet asks.
             return {**named, "code": code, "confidence": round(min(float(confidence), config.witness_cap), 4)}
         return card
-    if (mode in ("agree", "rescue", "arbitrate") and sure and confidence > card["confidence"]
-            and not (card["code"] == "unknown" and code == "JK" and len(reads) < 2)):
+    # An unknown card named a Joker from one corner stays unsure: a small index in a scene's corner can
+    # pass for the word to the CNN (an A♦ of one unseen face, read "JOKER" in one corner at 0.93).
+    one_corner_joker = card["code"] == "unknown" and code == "JK" and len(reads) < 2
+    if mode in ("agree", "rescue", "arbitrate") and sure and confidence > card["confidence"] and not one_corner_joker:
         return {**named, "code": code, "confidence": round(float(confidence), 4)}
     if (mode == "arbitrate" and card["code"] == "unknown" and code == "JK" and len(reads) == 2
             and all(_on_paper(r) for r in reads)):
@@ -193,11 +195,8 @@ def weigh(card: dict[str, Any], reads: list[CornerRead], mode: str, config: Reco
     if mode == "arbitrate" and card["code"] == "unknown" and confidence >= config.unknown_below:
         # The CNN names the perceptron's own first guess: named, unsure (a Joker's blank corners, seen
         # so by both, though the perceptron took a speck of its corner for ink).
-        # An unknown card named a Joker from one corner stays unsure (above too): a small index in a
-        # scene's corner can pass for the word to the CNN (an A♦ of one unseen face, read "JOKER" in
-        # one corner at 0.93).
         c = max(confidence, card["confidence"])
-        return {**named, "code": code, "confidence": round(float(min(c, config.witness_cap) if code == "JK" and len(reads) < 2 else c), 4)}
+        return {**named, "code": code, "confidence": round(float(min(c, config.witness_cap) if one_corner_joker else c), 4)}
     return card
 
 
@@ -207,14 +206,15 @@ def _on_paper(read: CornerRead) -> bool:
     return read.probs is None and read.score > 0
 
 
-def scene_joker(image: U8, quad: F32, model: Mlp, config: RecognizerConfig) -> dict[str, Any] | None:
-    """A table scene's whole card (``quad``) that neither its corners' nor its indices' reads name: a
-    Joker, unsure (``witness_cap``), where the corner CNN finds both index corners a Joker's
-    (``_cnn_joker``: "JOKER" down the side in a font the perceptron does not read, or blank paper); else
-    None.  The scene witness looks at one corner of each card only, a lower card's being covered."""
+def scene_joker(quad: F32, corners: list[U8], model: Mlp, config: RecognizerConfig) -> dict[str, Any] | None:
+    """A table scene's whole card (``quad``, its two index ``corners`` as ``index_corners`` cuts them)
+    that neither its corners' nor its indices' reads name: a Joker, unsure (``witness_cap``), where the
+    corner CNN finds both index corners a Joker's (``_cnn_joker``: "JOKER" down the side in a font the
+    perceptron does not read, or blank paper); else None.  The scene witness looks at one corner of each
+    card only, a lower card's being covered."""
     if config.cnn_witness_scenes == "off" or config.corner_reader != "mlp" or _enrolled_alone(model, config):
         return None
-    if not _cnn_joker(_cnn_reads(index_corners(image, quad, config), config), config):
+    if not _cnn_joker(_cnn_reads(corners, config), config):
         return None
     c = config.witness_cap
     return _card("JK", c, [{"code": "JK", "confidence": c}], quad, config)

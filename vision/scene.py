@@ -34,6 +34,7 @@ from .read import (
     corner_at,
     countable,
     counted,
+    index_corners,
     read_card,
     read_corner_at,
     scene_joker,
@@ -155,13 +156,10 @@ def _counted_on_top(image: U8, cards: list[dict[str, Any]], model: Mlp, config: 
     shoe scan's (``read.counted``): a card alone, or the top card of a hand (``_on_top``).  A lower
     card's face is covered, and the card above shows its own pips there."""
     quads = [f32(np.asarray(c["corners"], np.float32)) for c in cards]
-    h, w = image.shape[:2]
     out = []
     for i, card in enumerate(cards):
         q = quads[i]
-        if (not countable(card, config)
-                or q[:, 0].min() < 0 or q[:, 1].min() < 0 or q[:, 0].max() > w - 1 or q[:, 1].max() > h - 1
-                or not _on_top(i, quads)):
+        if not countable(card, config) or not _inside(q, image.shape, margin=0.0) or not _on_top(i, quads):
             out.append(card)
         else:
             out.append(counted(card, image, q, model, config, scene=True))
@@ -473,7 +471,9 @@ def _cards_at(scene: _Scene, regions: list[Contour], card_h: float, model: Mlp,
         if _maybe_single(contour):
             # One card, or two lying nearly one over the other: read it whole first, and only when
             # that gives no sure card look for the cards of a hand.
-            whole = read_card(image, portrait_order(quad_of(contour)), model, config, pips=True, scene=True)
+            quad = portrait_order(quad_of(contour))
+            crops = index_corners(image, quad, config)
+            whole = read_card(image, quad, model, config, pips=True, scene=True, corners=crops)
             if whole["code"] != "unknown":
                 if whole["confidence"] >= 0.9:
                     found.append(whole)
@@ -484,8 +484,7 @@ def _cards_at(scene: _Scene, regions: list[Contour], card_h: float, model: Mlp,
             # A card alone that nothing names surely: a Joker whose corners print no index the perceptron
             # reads (blank, or "JOKER" in a face it does not know: its "J" taken for a Jack's) is one,
             # asked, where the CNN finds both corners a Joker's; the unsure reads of its corners go.
-            quad = portrait_order(quad_of(contour))
-            joker = scene_joker(image, quad, model, config) if _inside(quad, image.shape[:2]) else None
+            joker = scene_joker(quad, crops, model, config) if _inside(quad, image.shape) else None
             if joker is not None:
                 found.append(joker)
                 continue
