@@ -27,6 +27,7 @@
   let round = null;
   let pendingScan = null; // a low-confidence scan: the picked card refers to it
   let rank = null;
+  let sending = null; // the card on its way to the server: the picker waits for it (a repeated tap offline was recorded twice)
   let busy = false;
   let payCents = {}; // "seat/kind" -> cents the dealer hands over
   let approveReason = null;
@@ -575,13 +576,17 @@
     }
     for (const [s, sym] of [["S", "♠"], ["H", "♥"], ["D", "♦"], ["C", "♣"]]) {
       suits.append(el("button", { class: "pick suit" + (/[HD]/.test(s) ? " red" : ""), type: "button", "data-suit": s,
-        text: sym, disabled: rank === null, onclick: () => sendCard(rank + s) }));
+        text: sym, disabled: rank === null || !!sending, onclick: () => sendCard(rank + s) }));
     }
     // The Joker after the suits: the suits stand where they stand at every table, all on the ranks' line.
     if (CAN.has("jokers")) {
       suits.append(el("button", { class: "pick rank joker", type: "button", "data-rank": "JK", text: "Joker",
-        onclick: () => sendCard("JK") }));
+        disabled: !!sending, onclick: () => sendCard("JK") }));
     }
+    const note = $("sending");
+    note.hidden = !sending;
+    note.textContent = sending ? `Sending ${sending === "JK" ? "the Joker" : pretty(sending)}… the next card can be picked once it is recorded` : "";
+    for (const b of document.querySelectorAll("#scan-confirm [data-confirm]")) b.disabled = !!sending;
   }
 
   function renderSettlement() {
@@ -958,18 +963,29 @@
     const r = await command(`/api/rounds/${round.id}/decisions/`, body, { still });
     if (r) { round = r; render(); }
   }
+  // One card at a time: while a picked card is on its way (the network down, the tablet re-sending it) the
+  // picker shows it as sending and takes no other card.  A second tap once queued behind it and, the
+  // first recorded, was recorded too: the card dealt twice, the copy given to the next hand.
   async function sendCard(code) {
+    if (sending) return;
+    sending = code;
     rank = null;
-    const body = { code, version: round.version };
-    const answering = !!pendingScan;
-    if (pendingScan) body.scan = pendingScan.scan;
-    const before = round.cards.length;
-    const r = await command(`/api/rounds/${round.id}/cards/`, body);
-    pendingScan = null;
-    $("scan-confirm").hidden = true;
-    if (r) round = r;
-    render();
-    if (r && answering) thenWords(before + 1);
+    renderPicker();
+    try {
+      const body = { code, version: round.version };
+      const answering = !!pendingScan;
+      if (pendingScan) body.scan = pendingScan.scan;
+      const before = round.cards.length;
+      const r = await command(`/api/rounds/${round.id}/cards/`, body);
+      sending = null;
+      pendingScan = null;
+      $("scan-confirm").hidden = true;
+      if (r) round = r;
+      render();
+      if (r && answering) thenWords(before + 1);
+    } finally {
+      if (sending) { sending = null; renderPicker(); }
+    }
   }
   // The scan's later cards the reader was sure of, recorded after the dealer's answer (or "Not a card"):
   // said as a scan's cards are ("Then read 7♥ (96%)"; a face-down card unnamed).

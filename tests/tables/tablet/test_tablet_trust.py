@@ -377,3 +377,30 @@ def test_an_unsure_hole_card_shows_its_scan_in_the_question_and_stays_face_down_
     # Otherwise the page keeps the hole card unnamed: face down on the hands, not in the toast.
     assert page.locator("#hands [data-code='KH']").count() == 0
     assert "K♥" not in page.inner_text("#toast")
+
+
+def test_a_card_picked_offline_is_shown_as_sending_and_a_second_tap_records_it_once(
+    browser, live_server, demo_casino, dealer
+):
+    # The walk-through's Mini Blackjack table: offline, K♦ tapped, nothing seemed to happen, K♦ tapped again;
+    # back online both were recorded, the copy given to the next seat.
+    table = demo_casino.tables["unlimited-blackjack"]
+    page = open_blackjack(browser, live_server, table, dealer, ["3-main-500", "4-main-500"])
+    page.context.set_offline(True)
+    page.click("[data-rank='K']")
+    page.click("[data-suit='D']")
+    page.wait_for_selector("#net.bad")
+    assert page.inner_text("#sending") == "Sending K♦… the next card can be picked once it is recorded"
+    shot(page, "tablet-offline-sending.png")
+    # The picker waits: the suits and the reader's guesses take no tap while the card is on its way.
+    page.click("[data-rank='K']")
+    assert page.locator("[data-suit='D']").is_disabled()
+    page.locator("[data-suit='D']").dispatch_event("click")  # a tap that lands anyway changes nothing
+    page.context.set_offline(False)
+    page.wait_for_selector("#sending", state="hidden", timeout=15_000)
+    page.wait_for_function("document.querySelectorAll('.hands .playing-card').length === 1")
+    r = Round.objects.get(table=table, state=RoundState.IN_PLAY)
+    assert list(RoundCard.objects.filter(round=r).values_list("code", flat=True)) == ["KD"]
+    # The next card goes on as usual.
+    pick(page, "5C")
+    assert list(RoundCard.objects.filter(round=r).order_by("seq").values_list("code", flat=True)) == ["KD", "5C"]
