@@ -32,8 +32,10 @@ Readings where the text is silent (decided here):
   players 3 decks + 2 Jokers — see rulesets.py).  The first dealer is given (the low-card draw
   happens at the table); the deal passes left; play starts left of the dealer.
 - The discard claim: once the player in turn declines the top discard, the right to take it passes
-  clockwise from his left; the first to claim it takes it plus ``out_of_turn_penalty_cards`` from
-  the stock and does nothing else now.  A claim needs enough stock for the penalty.  Then the player
+  clockwise from his left to every other player but the one who discarded it (a player does not buy
+  back his own discard: "any other player" read as other than the two whose turns it closes and
+  opens; the deal's upcard, nobody's discard, may be claimed by all the others); the first to claim
+  it takes it plus ``out_of_turn_penalty_cards`` from the stock and does nothing else now.  A claim needs enough stock for the penalty.  Then the player
   in turn draws from the stock.
 - Stock exhausted: when a player must draw from an empty stock, the dealer shuffles the whole
   discard pile into a new stock (the text: "the discard pile is shuffled").  If there is no discard
@@ -674,10 +676,13 @@ def can_decline_discard(state: RummyState, player: str) -> bool:
 
 
 def decline_discard(state: RummyState, player: str) -> list[Event]:
-    """Decline the discard: the right to it passes clockwise; then the player draws from the stock."""
+    """Decline the discard: the right to it passes clockwise, the player who discarded it left out (the
+    player before this one; on the deal's first turn the upcard is nobody's discard); then the player
+    draws from the stock."""
     verify_decline_discard(state, player)
     n = len(state.players)
-    state.claim_queue = [(state.turn + k) % n for k in range(1, n)] if state.discards else []
+    others = n - 1 if state.turn_number == 1 else n - 2
+    state.claim_queue = [(state.turn + k) % n for k in range(1, others + 1)] if state.discards else []
     state.phase = "claim" if state.claim_queue else "stock"
     return [DecisionMade(f"player:{player}", "decline-discard")]
 

@@ -83,6 +83,27 @@ def test_declined_discard_passes_left_and_the_claimer_takes_a_penalty_card():
     assert parse_card("4S") in s.players[0].hand
 
 
+def test_the_player_who_discarded_a_card_cannot_claim_it_back_but_everyone_may_claim_the_upcard():
+    # "he may decline it, and any other player may take it": the walk-through offered ann her own
+    # discard ("ann may take the 4C out of turn") and a claim gave her 14 cards.
+    s = _dealt(stock="8D 4S 2S")
+    rummy.decline_discard(s, "ann")  # the upcard is nobody's discard: bob, then cy, may claim it
+    assert [s.players[i].name for i in s.claim_queue] == ["bob", "cy"]
+    rummy.pass_claim(s, "bob")
+    rummy.pass_claim(s, "cy")
+    rummy.draw_stock(s, "ann")
+    rummy.discard(s, "ann", parse_card("QC"))
+    rummy.decline_discard(s, "bob")  # ann's QC: cy alone may claim it
+    assert [s.players[i].name for i in s.claim_queue] == ["cy"]
+    step = rummy.next_step(s)
+    assert step.actor == "player:cy" and "QC" in step.reason
+    rummy.pass_claim(s, "cy")
+    assert s.phase == "stock" and rummy.next_step(s).actor == "player:bob"
+    _refused(s, lambda: rummy.claim_discard(s, "ann"), "rummy.no-claim-now")
+    rummy.draw_stock(s, "bob")
+    assert len(s.players[0].hand) == 12 and parse_card("QC") not in s.players[0].hand
+
+
 def test_drawing_from_the_stock_without_declining_the_discard_is_refused():
     s = _dealt()
     _refused(s, lambda: rummy.draw_stock(s, "ann"), "rummy.decline-first")
@@ -162,8 +183,7 @@ def test_laying_off_before_meeting_the_contract_is_refused():
     rummy.lay_down(s, "ann", CONTRACT6)
     rummy.discard(s, "ann", "8D")
     rummy.decline_discard(s, "bob")
-    rummy.pass_claim(s, "cy")
-    rummy.pass_claim(s, "ann")
+    rummy.pass_claim(s, "cy")  # ann discarded it: the claim ends with cy
     rummy.draw_stock(s, "bob")
     _refused(s, lambda: rummy.lay_off(s, "bob", "5S", 0), "rummy.contract-not-met")
 
@@ -227,9 +247,8 @@ def test_reshuffle_when_the_stock_is_exhausted():
     _ann_draws(s)
     rummy.discard(s, "ann", s.players[0].hand[0])
     rummy.decline_discard(s, "bob")
-    rummy.pass_claim(s, "cy")
-    _refused(s, lambda: rummy.claim_discard(s, "ann"), "rummy.claim-needs-stock")
-    rummy.pass_claim(s, "ann")
+    _refused(s, lambda: rummy.claim_discard(s, "cy"), "rummy.claim-needs-stock")
+    rummy.pass_claim(s, "cy")  # ann discarded it: the claim ends with cy
     prompt = rummy.next_step(s)
     assert prompt.needs == "reshuffle" and prompt.actor == "dealer"
     _refused(s, lambda: rummy.draw_stock(s, "bob"), "rummy.stock-empty")
