@@ -653,3 +653,4 @@ class PayTableAdmin(VersionedAdmin):
 from tables.admin import accounting as admin_accounting  # noqa: E402,F401  (slips, ratings: tables/admin/accounting.py)
 from tables.admin import audit as admin_audit  # noqa: E402,F401  (audit pages: tables/admin/audit.py)
 from tables.admin import decks as _decks  # noqa: E402,F401  (registers Deck designs)
+from tables.admin import signins as _signins  # noqa: E402,F401  (axes' sign-in attempts, its clean-up for deleters)

@@ -110,3 +110,38 @@ def test_failed_attempts_are_stored_audited_and_shown_to_the_auditor(lockout, de
 def test_tests_without_the_lockout_fixture_never_lock_out(dealer) -> None:
     _fail(20, "dealer")
     assert _token("dealer", PASSWORD).status_code == 200
+
+
+@pytest.mark.parametrize("persona", ["auditor", "pit_boss"])
+def test_the_read_only_roles_are_not_offered_the_clean_up_action_and_posting_it_deletes_nothing(
+    lockout, dealer, persona, request
+) -> None:
+    # The walk-through: the auditor saw axes' "Clean up expired attempts" and running it answered 500.
+    _lock("dealer")
+    client = Client()
+    client.force_login(request.getfixturevalue(persona))  # (a sign-in clears expired attempts: age it after)
+    AccessAttempt.objects.update(attempt_time=AccessAttempt.objects.get().attempt_time - timedelta(days=1))
+    page = client.get("/admin/axes/accessattempt/")
+    assert page.status_code == 200 and b"cleanup_expired_attempts" not in page.content
+    attempt = AccessAttempt.objects.get()
+    answer = client.post("/admin/axes/accessattempt/",
+                         {"action": "cleanup_expired_attempts", "_selected_action": [attempt.pk], "index": 0})
+    assert answer.status_code in (200, 302)  # "No action selected", never a 500
+    assert AccessAttempt.objects.filter(pk=attempt.pk).exists()
+
+
+def test_a_superuser_cleans_up_the_expired_attempts_only(lockout, dealer, pit_boss) -> None:
+    _lock("dealer")
+    _lock("pitboss")
+    admin = type(dealer).objects.create_superuser("root", "root@example.org", PASSWORD)
+    client = Client()
+    client.force_login(admin)  # (a sign-in clears expired attempts: age one after)
+    AccessAttempt.objects.filter(username="dealer").update(attempt_time=AccessAttempt.objects.get(
+        username="dealer").attempt_time - timedelta(days=1))
+    page = client.get("/admin/axes/accessattempt/")
+    assert b"cleanup_expired_attempts" in page.content
+    answer = client.post("/admin/axes/accessattempt/", {"action": "cleanup_expired_attempts",
+                                                        "_selected_action": [a.pk for a in AccessAttempt.objects.all()], "index": 0},
+                         follow=True)  # fmt: skip
+    assert answer.status_code == 200 and b"Cleaned up 1 expired access attempts" in answer.content
+    assert list(AccessAttempt.objects.values_list("username", flat=True)) == ["pitboss"]
