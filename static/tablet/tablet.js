@@ -1064,8 +1064,11 @@
     const noCard = several ? "Not a card" : "No card was dealt";
     const words = {
       none: "No card recognised: pick it below",
-      unknown: `${which} not recognised, perhaps not a card: tap ${noCard}, or the card it is`,
-      shoe: `${which} read ${pretty(asked.code || "")}, but the shoe holds no more of it: pick the card it is, or tap ${noCard}`,
+      unknown: `${which} was not recognised, perhaps not a card: tap ${noCard}, or the card it is`,
+      // A Joker read at a game without Jokers is not "no more of it in the shoe": the game uses none.
+      shoe: asked.code === "JK" && !CAN.has("jokers")
+        ? `${which} read as a Joker, but this game uses no Jokers: pick the card it is, or tap ${noCard}`
+        : `${which} read ${pretty(asked.code || "")}, but the shoe holds no more of it: pick the card it is, or tap ${noCard}`,
       round: `${which} read ${pretty(asked.code || "")}, but the round takes no card now: tap ${noCard}` +
         (several ? " or Scan the rest again" : ""),
     }[p.why] || `Unsure read${several ? ` of card ${p.card + 1} of ${p.of} in the scan` : ""}: tap the card it is, or pick it below`;
@@ -1081,6 +1084,9 @@
         el("span", { class: "scan-drop" },
           ...drops.map(([text, reason, onlyThis]) => el("button", { type: "button", class: "btn", "data-drop-scan": reason,
             text, onclick: () => dropScan(p.scan, reason, onlyThis) }))))));
+    // The question says "pick it below": with many hands drawn it pushed the picker under the fold at
+    // 1280x800; the page scrolls just enough to show the picker under it.
+    requestAnimationFrame(() => $("picker").scrollIntoView({ block: "nearest" }));
   }
   // The outline of a card of the scan, drawn over the scan's image in the image's own pixels (viewBox).
   const SVG = "http://www.w3.org/2000/svg";

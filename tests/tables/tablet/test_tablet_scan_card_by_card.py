@@ -59,7 +59,7 @@ def test_a_scan_of_several_cards_asks_about_the_unsure_one_alone(
     _scan(page, tmp_path, ("8H", 97), ("?", 30), ("7C", 97))  # (the chip's guess: a Q♥ at 30%)
     page.wait_for_selector("[data-drop-scan='not a card']")
     # Not recognised, perhaps no card: said so, its guess no surer than the reader is that a card lies there.
-    assert page.inner_text("#scan-confirm .scan-ask p") == ("Card 2 of 3 in the scan not recognised, perhaps not a "
+    assert page.inner_text("#scan-confirm .scan-ask p") == ("Card 2 of 3 in the scan was not recognised, perhaps not a "
                                                              "card: tap Not a card, or the card it is")  # fmt: skip
     assert page.inner_text("[data-confirm='QH'] .conf") == "30%"
     page.click("[data-drop-scan='not a card']")
@@ -68,3 +68,45 @@ def test_a_scan_of_several_cards_asks_about_the_unsure_one_alone(
     assert page.is_hidden("#scan-confirm")
     page.wait_for_selector("#toast:has-text('Then read 7♣ (97%)')")  # the card recorded after the answer, said
     needs(page, "card")  # the dealer's hole card
+
+
+def test_a_joker_read_at_a_game_without_jokers_says_the_game_uses_none(
+        browser, live_server, demo_casino, dealer, monkeypatch, tmp_path):
+    # The walk-through's Mini Blackjack table said "the shoe holds no more of it" of a Joker.
+    from tables import services
+
+    monkeypatch.setattr(services.scans, "recognise", fake_recognise)
+    table = demo_casino.tables["unlimited-blackjack"]
+    page = take_table(browser, live_server, table, dealer)
+    page.click("[data-chip='1-main-500']")
+    page.click("#btn-open")
+    needs(page, "card")
+    _scan(page, tmp_path, ("8S", 97), ("JK", 97))
+    page.wait_for_selector("#scan-confirm .scan-ask p")
+    assert page.inner_text("#scan-confirm .scan-ask p") == (
+        "Card 2 of 2 in the scan read as a Joker, but this game uses no Jokers: pick the card it is, or tap Not a card")
+    assert _codes(table) == ["8S"]
+
+
+def test_an_unsure_scan_with_many_hands_drawn_keeps_the_question_and_the_picker_on_screen(
+        browser, live_server, demo_casino, dealer, monkeypatch, tmp_path):
+    # The walk-through at 1280x800: the question pushed the picker below the fold while saying "pick it below".
+    from tables import services
+
+    monkeypatch.setattr(services.scans, "recognise", fake_recognise)
+    table = demo_casino.tables["unlimited-blackjack"]
+    page = take_table(browser, live_server, table, dealer)
+    for seat in range(1, 8):
+        page.click(f"[data-chip='{seat}-main-500']")
+    page.click("#btn-open")
+    needs(page, "card")
+    _scan(page, tmp_path, ("8S", 97), ("TS", 60))
+    page.wait_for_selector("#scan-confirm [data-confirm='TS']")
+    page.wait_for_timeout(300)  # the scroll waits for the next frame
+    box = page.evaluate("""() => ['scan-confirm', 'picker'].map((id) => {
+        const r = document.getElementById(id).getBoundingClientRect(); return [r.top, r.bottom]; })""")
+    assert all(0 <= top and bottom <= 801 for top, bottom in box), box  # (sub-pixel)
+    page.click("[data-rank='T']")
+    page.click("[data-suit='S']")
+    page.wait_for_selector("#scan-confirm", state="hidden")
+    assert _codes(table) == ["8S", "TS"]
