@@ -485,6 +485,10 @@
     }
     // A card may also come while a hand may hit: it is that hand's hit.
     $("capture").hidden = !(dealing && playing && (n.needs === "card" || (n.allowed || []).includes("hit")));
+    // Said beside the scan button: a "Hit (must)" need not be tapped first, the card is the hit.
+    const hitByCard = n.needs === "decision" && (n.allowed || []).includes("hit");
+    $("card-hit").hidden = !hitByCard;
+    $("card-hit").textContent = hitByCard ? "A card scanned or picked now is the hit" : "";
     renderPicker();
     renderSettlement();
   }
@@ -713,7 +717,9 @@
     mm.hidden = r.state !== "mismatch";
     // Short or overpaid, said as such: "the difference is paid" told a dealer who had overpaid to pay more.
     const gap = (d) => String(d.difference).startsWith("-") ? `short by ${String(d.difference).slice(1)}` : `overpaid by ${d.difference}`;
-    mm.textContent = r.discrepancies.map((d) => `Seat ${d.seat} ${betWords(d.bet).toLowerCase()}: paid ${d.paid}, due ${d.due} (${gap(d)})`).join("; ") +
+    // "Seat 2 main bet", "Seat 2 Perfect Pairs" (a bet's own name keeps its capitals, as in the table above).
+    const inLine = (w) => /^(Perfect Pairs|21\+3)/.test(w) ? w : w.charAt(0).toLowerCase() + w.slice(1);
+    mm.textContent = r.discrepancies.map((d) => `Seat ${d.seat} ${inLine(betWords(d.bet))}: paid ${d.paid}, due ${d.due} (${gap(d)})`).join("; ") +
       (r.state === "mismatch" ? " — the round stays open until what is paid matches what is due (set what you hand over and confirm again) or a pit boss approves." : "");
     // A pit boss's rejection of this payment, with the reason: the dealer pays again.
     const rej = (r.rejections || []).filter((x) => x.current);

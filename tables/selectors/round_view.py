@@ -122,7 +122,11 @@ def prompt_text(game: str, prompt: dict[str, Any], state: Any, setup: dict[str, 
         # The engine says "player"/"dealer": name the seat, never twice.
         seat = _finnish_seat(setup)
         text = reason
-        if text.startswith("player "):
+        # A settlement's "player 27 (Joanca) vs dealer hard 25: win ..." read "Seat 1 27 (Joanca) vs ...".
+        vs = re.match(r"player (.+?) vs dealer (.+?): (.+)$", text)
+        if vs:
+            text = f"{seat} holds {vs[1]}, the dealer {vs[2]}: {vs[3]}"
+        elif text.startswith("player "):
             text = seat + text[len("player") :]
         elif text.startswith("dealer "):
             text = "Dealer" + text[len("dealer") :]

@@ -92,3 +92,14 @@ def test_a_bet_behind_that_took_insurance_says_so_during_play():
     view = round_view.table_view("unlimited-blackjack", state, setup, docs)
     assert view["seats"][0]["behind"] == ["behind 5.00, insurance 2.50, doubles along, follows both hands"]
     assert "insurance" not in view["seats"][0]["bets"]  # the seat itself declined
+
+
+def test_a_finnish_27_settlement_prompt_says_whose_hand_holds_what() -> None:
+    # It read "Seat 1 27 (Joanca) vs dealer hard 25: ...".
+    prompt = {"actor": "dealer", "needs": "settle", "phase": "settle", "allowed": ["settle"],
+              "reason": "player 27 (Joanca) vs dealer hard 25: win 1:1 (27 wins at once)"}
+    text = round_view.prompt_text("finnish-27", prompt, None, {"seats": [{"seat": 1}]})
+    assert text == "Seat 1 holds 27 (Joanca), the dealer hard 25: win 1:1 (27 wins at once)"
+    prompt["reason"] = "player hard 24 vs dealer 29: lose (the dealer closer to 27: 2 away against the player's 3)"
+    assert round_view.prompt_text("finnish-27", prompt, None, {"seats": [{"seat": 1}]}) == (
+        "Seat 1 holds hard 24, the dealer 29: lose (the dealer closer to 27: 2 away against seat 1's 3)")

@@ -157,8 +157,11 @@ def test_a_dealer_plays_a_finnish_27_round_from_scans_and_the_999_bonus_waits_fo
         scan(page, tmp_path, code)
     needs(page, "decision")
     assert "must hit" in page.inner_text("#prompt")
+    # Beside the scan button: the card itself may be the hit, "Hit (must)" need not be tapped first.
+    assert page.inner_text("#card-hit") == "A card scanned or picked now is the hit"
     page.click("[data-action='hit']")
     needs(page, "card")
+    assert page.is_hidden("#card-hit")
     scan(page, tmp_path, "9D", confidence=55)  # low confidence: the dealer confirms
     page.click("[data-confirm='9D']")
     needs(page, "decision")
@@ -639,8 +642,11 @@ def test_a_finnish_27_round_from_real_scan_images_through_the_real_recogniser(
         real_scan(code)
     needs(page, "decision")
     assert "must hit" in page.inner_text("#prompt")
+    # Beside the scan button: the card itself may be the hit, "Hit (must)" need not be tapped first.
+    assert page.inner_text("#card-hit") == "A card scanned or picked now is the hit"
     page.click("[data-action='hit']")
     needs(page, "card")
+    assert page.is_hidden("#card-hit")
     real_scan("9D")
     needs(page, "decision")
     page.click("[data-action='stand']")

@@ -115,8 +115,8 @@ def test_insurance_and_surrender_against_the_dealers_ace(browser, live_server, d
 def test_an_overpayment_is_said_to_be_one(browser, live_server, demo_casino, dealer):
     # 15.00 handed over of 10.00 due: "overpaid by 5.00", not "the difference is paid" (the dealer would add more).
     table = demo_casino.tables["unlimited-blackjack"]
-    page = open_blackjack(browser, live_server, table, dealer, ["1-main-500", "1-main-500"])
-    for code in ["TS", "7D", "9H", "TC"]:  # 19 against 17
+    page = open_blackjack(browser, live_server, table, dealer, ["1-main-500", "1-main-500", "1-pp-500"])
+    for code in ["TS", "7D", "TH", "TC"]:  # 20 against 17; 10♠ 10♥, a mixed pair: Perfect Pairs 5:1 (30.00 back)
         pick(page, code)
     act(page, "stand")
     settle(page)
@@ -125,6 +125,12 @@ def test_an_overpayment_is_said_to_be_one(browser, live_server, demo_casino, dea
     page.wait_for_selector("#mismatch:has-text('paid 15.00, due 10.00')")
     assert "(overpaid by 5.00)" in page.inner_text("#mismatch")
     assert "short" not in page.inner_text("#mismatch")
+    keypad(page, "1/main", "10")
+    keypad(page, "1/perfect-pairs", "50")
+    page.click("#btn-paid")
+    page.wait_for_selector("#mismatch:has-text('paid 50.00')")
+    # The bet's own name, as the settlement table says it (it read "Seat 1 perfect pairs").
+    assert page.inner_text("#mismatch").startswith("Seat 1 Perfect Pairs: paid 50.00, due 30.00 (overpaid by 20.00)")
 
 
 def test_a_mis_payment_rejected_by_a_pit_boss_with_a_reason_the_dealer_sees(
