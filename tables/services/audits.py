@@ -321,14 +321,19 @@ def suspicious_shoes(table: Table, start: datetime, end: datetime) -> tuple[list
     return sorted(bad), len(shoes)
 
 
+# The findings about a shuffle itself (not a round's cards): when it was made and why.
+SHUFFLE_FINDINGS = ("shuffle.early", "shuffle.not-notified")
+
+
 def shuffle_findings(table: Table, shoe_ids: Iterable[int]) -> list[tuple[Finding, int]]:
     """The pure shoe audit over the given shoes; each finding (``round_id``: the round's id) with its shoe's id."""
     ids = list(shoe_ids)
     if not ids:
         return []
     shoes = {s.pk: s for s in Shoe.objects.filter(pk__in=ids)}
-    notified = dict(ShuffleEvent.objects.filter(previous_shoe_id__in=ids).values_list("previous_shoe_id",
-                                                                                      "players_notified"))
+    shuffled = {e["previous_shoe_id"]: e for e in ShuffleEvent.objects.filter(previous_shoe_id__in=ids).values(
+        "previous_shoe_id", "players_notified", "reason")}  # fmt: skip
+    notified = {pk: e["players_notified"] for pk, e in shuffled.items()}
     cards: dict[int, dict[int, list[str]]] = defaultdict(lambda: defaultdict(list))
     round_pk: dict[int, int] = {}
     for shoe_id, number, round_id, code in (RoundCard.objects.filter(round__shoe_id__in=ids)
@@ -356,7 +361,11 @@ def shuffle_findings(table: Table, shoe_ids: Iterable[int]) -> list[tuple[Findin
                             early_tolerance=conf.audit_early_shuffle_tolerance()):
             if isinstance(f.round_id, int):
                 f = replace(f, round_id=round_pk[f.round_id])
-            out.append((f, group[f.segment] if f.segment >= 0 else group[-1]))
+            shoe_id = group[f.segment] if f.segment >= 0 else group[-1]
+            reason = (shuffled.get(shoe_id) or {}).get("reason")
+            if f.rule in SHUFFLE_FINDINGS and reason:  # the shuffle's own finding says why the dealer shuffled
+                f = replace(f, message=f"{f.message}; the dealer's reason: {reason}", data={**f.data, "reason": reason})
+            out.append((f, shoe_id))
     return out
 
 
@@ -457,15 +466,21 @@ def _store(kind: str, table: Table, period: str, day: date, start: datetime, end
 
 
 def _found_times(findings: list[dict[str, Any]], default: datetime) -> Any:
-    """When what each finding found happened: its round's opening, else its shoe's last round, else ``default``."""
+    """When what each finding found happened: its round's opening; a shuffle's finding, the shuffle (an early
+    shuffle's alert once bore the time of the shoe's last round); else its shoe's last round; else ``default``."""
     rounds = {f["round_id"] for f in findings if f.get("round_id")}
     shoes = {f["shoe_id"] for f in findings if f.get("shoe_id") and not f.get("round_id")}
     at = dict(Round.objects.filter(pk__in=rounds).values_list("pk", "opened_at")) if rounds else {}
     shoe_at = (dict(Round.objects.filter(shoe_id__in=shoes).values("shoe_id").annotate(m=Max("opened_at"))
                     .order_by().values_list("shoe_id", "m")) if shoes else {})  # fmt: skip
+    shuffled_at = (dict(ShuffleEvent.objects.filter(previous_shoe_id__in=shoes).values_list("previous_shoe_id", "at"))
+                   if shoes else {})  # fmt: skip
 
     def found_at(f: dict[str, Any]) -> datetime:
-        return at.get(f.get("round_id") or 0) or shoe_at.get(f.get("shoe_id") or 0) or default
+        shoe = f.get("shoe_id") or 0
+        if f["rule"] in SHUFFLE_FINDINGS and shoe in shuffled_at:
+            return shuffled_at[shoe]
+        return at.get(f.get("round_id") or 0) or shoe_at.get(shoe) or default
 
     return found_at
 

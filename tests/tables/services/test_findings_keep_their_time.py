@@ -30,3 +30,18 @@ def test_a_rerun_keeps_each_findings_id_and_times(demo_casino, dealer):
     audit_table_day(table.pk, DAY)
     [again] = AuditFinding.objects.filter(rule="card.impossible")
     assert (again.pk, again.created_at, again.found_at) == (first.pk, first.created_at, first.found_at)
+
+
+def test_an_early_shuffle_is_found_at_the_shuffle_and_says_the_dealers_reason(demo_casino, dealer):
+    # The walk-through: the early-shuffle alert bore the shoe's last round's time and no reason.
+    table = demo_casino.tables["unlimited-blackjack"]
+    set_theory(table, {"main": (0.005, 1.3)})
+    b = FloorBuilder(table, dealer)
+    b.shuffle(at(1))
+    b.round(at(1.1), ["9S", "7H", "TD", "8C"])
+    b.shuffle(at(2.5), reason="cards dropped on the floor")
+    audit_table_day(table.pk, DAY)
+    [early] = AuditFinding.objects.filter(rule="shuffle.early")
+    assert early.found_at == at(2.5)
+    assert early.message.endswith("; the dealer's reason: cards dropped on the floor")
+    assert early.data["reason"] == "cards dropped on the floor"

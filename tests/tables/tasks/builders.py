@@ -56,7 +56,7 @@ class FloorBuilder:
         self.spec = {"decks": s.decks, "jokers_per_deck": s.jokers_per_deck, "total_jokers": s.total_jokers,
                      "shuffle_rule": s.shuffle_rule.value, "shuffle_at": s.shuffle_at, "size": s.size}
 
-    def shuffle(self, when: datetime, *, notified: bool = True) -> Shoe:
+    def shuffle(self, when: datetime, *, notified: bool = True, reason: str = "test") -> Shoe:
         """End the current shoe (its penetration recorded) and start a new one."""
         with simulated_clock(*CLOCKED):
             previous = self.shoe
@@ -66,7 +66,7 @@ class FloorBuilder:
             self.shoe = Shoe.objects.create(table=self.table, number=self.shoe_no, spec=self.spec, shuffled_at=when,
                                             shuffled_by=self.user)  # fmt: skip
             ShuffleEvent.objects.create(
-                table=self.table, previous_shoe=previous, shoe=self.shoe, at=when, by=self.user, reason="test",
+                table=self.table, previous_shoe=previous, shoe=self.shoe, at=when, by=self.user, reason=reason,
                 cards_dealt_before=self.position if previous else 0, shuffle_at=self.spec["shuffle_at"],
                 penetration=D(self.position) / D(self.spec["size"]) if previous else D(0), players_notified=notified,
             )  # fmt: skip
