@@ -42,6 +42,10 @@
   // ---- money -------------------------------------------------------------------------------------
   const cents = (s) => Math.round(Number(s) * 100);
   const money = (c) => (c < 0 ? "-" : "") + (Math.abs(c) / 100).toFixed(2);
+  // A pot game (Bluffjack) counts chips, not money: its settlement and payments are said in chips ("2"),
+  // as its stacks and pot are (they once read 2.00 beside a stack of 98 chips).
+  const sayCents = (c) => (POT ? String(c / 100) : money(c));
+  const sayAmount = (s) => (POT ? String(cents(s) / 100) : s);
 
   // ---- the API, with idempotent retries ------------------------------------------------------------
   function setNet(online, text) {
@@ -602,8 +606,8 @@
     $("lines").replaceChildren(...r.settlement.map((ln) => el("tr", { "data-bet": `${ln.seat}/${ln.bet}` },
       el("td", { text: ln.seat }), el("td", { text: betWords(ln.bet) + (ln.hand !== null && ln.hand !== undefined ? `, hand ${ln.hand + 1}` : "") +
         (ln.behind !== null && ln.behind !== undefined && !/^behind/.test(ln.bet) ? ", behind" : "") }),
-      el("td", { text: ln.wager }), el("td", { text: ln.result }),
-      el("td", { class: cents(ln.net) > 0 ? "win" : cents(ln.net) < 0 ? "lose" : "", text: ln.net }),
+      el("td", { text: sayAmount(ln.wager) }), el("td", { text: ln.result }),
+      el("td", { class: cents(ln.net) > 0 ? "win" : cents(ln.net) < 0 ? "lose" : "", text: sayAmount(ln.net) }),
       el("td", { class: "detail", text: faces(ln.detail) }))));
     const flag = $("approval-flag");
     flag.hidden = !r.approval_required;
@@ -658,16 +662,16 @@
             const recorded = r.paid[seat] && r.paid[seat][kind];
             total += cents(due);
             return el("div", { class: "pay-row", "data-pay": k }, el("span", { class: "label", text: betWords(kind) }),
-              el("span", { class: "due", text: due }), el("span", { class: "amount", text: recorded || "—" }));
+              el("span", { class: "due", text: sayAmount(due) }), el("span", { class: "amount", text: recorded ? sayAmount(recorded) : "—" }));
           }
           if (!(k in payCents)) payCents[k] = r.paid[seat] && r.paid[seat][kind] !== undefined ? cents(r.paid[seat][kind]) : cents(due);
           total += cents(due);
           const differs = payCents[k] !== cents(due);
           return el("div", { class: "pay-row" + (differs ? " differs" : ""), "data-pay": k },
             el("span", { class: "label", text: betWords(kind) }),
-            el("span", { class: "due", text: due }),
+            el("span", { class: "due", text: sayAmount(due) }),
             el("button", { class: "amount paid-amount", type: "button", "data-paid": k, "aria-label": `amount paid on seat ${seat} ${betWords(kind)}: tap to enter`,
-              text: money(payCents[k]), onclick: () => keypad(k, `Seat ${seat} ${betWords(kind).toLowerCase()}: due ${due}`) }),
+              text: sayCents(payCents[k]), onclick: () => keypad(k, `Seat ${seat} ${betWords(kind).toLowerCase()}: due ${sayAmount(due)}`) }),
             differs ? el("button", { class: "chip", type: "button", "data-as-due": k, text: "= due",
               onclick: () => { payCents[k] = cents(due); seatsPaid.delete(seat); renderSettlement(); } }) : null);
         });
@@ -679,7 +683,7 @@
           el("span", { class: "refund-note", text: "refund" })));
         const done = seatsPaid.has(seat);
         const inPot = potView ? Number((potView.seats.find((x) => String(x.seat) === String(seat)) || {}).in_pot || 0) : 0;
-        const what = potView ? `takes ${inPot + total / 100} chips from the pot (wins ${money(total)})` :
+        const what = potView ? `takes ${inPot + total / 100} chips from the pot (wins ${sayCents(total)})` :
           total && back ? `pay ${money(total)} and hand back ${money(back)}` : total ? `pay ${money(total)}` :
           `hand back ${money(back)}`;
         grid.append(el("div", { class: "pay-seat" + (done ? " done" : ""), "data-pay-seat": seat },
@@ -716,10 +720,11 @@
     const mm = $("mismatch");
     mm.hidden = r.state !== "mismatch";
     // Short or overpaid, said as such: "the difference is paid" told a dealer who had overpaid to pay more.
-    const gap = (d) => String(d.difference).startsWith("-") ? `short by ${String(d.difference).slice(1)}` : `overpaid by ${d.difference}`;
+    const gap = (d) => String(d.difference).startsWith("-") ? `short by ${sayAmount(String(d.difference).slice(1))}` :
+      `overpaid by ${sayAmount(d.difference)}`;
     // "Seat 2 main bet", "Seat 2 Perfect Pairs" (a bet's own name keeps its capitals, as in the table above).
     const inLine = (w) => /^(Perfect Pairs|21\+3)/.test(w) ? w : w.charAt(0).toLowerCase() + w.slice(1);
-    mm.textContent = r.discrepancies.map((d) => `Seat ${d.seat} ${inLine(betWords(d.bet))}: paid ${d.paid}, due ${d.due} (${gap(d)})`).join("; ") +
+    mm.textContent = r.discrepancies.map((d) => `Seat ${d.seat} ${inLine(betWords(d.bet))}: paid ${sayAmount(d.paid)}, due ${sayAmount(d.due)} (${gap(d)})`).join("; ") +
       (r.state === "mismatch" ? " — the round stays open until what is paid matches what is due (set what you hand over and confirm again) or a pit boss approves." : "");
     // A pit boss's rejection of this payment, with the reason: the dealer pays again.
     const rej = (r.rejections || []).filter((x) => x.current);
@@ -1223,7 +1228,7 @@
   function keypad(k, title) {
     keyTarget = k;
     $("keypad-title").textContent = title;
-    $("keypad-value").textContent = money(payCents[k]);
+    $("keypad-value").textContent = sayCents(payCents[k]);
     $("keypad-value").dataset.typed = "";
     $("keypad-dialog").showModal();
   }

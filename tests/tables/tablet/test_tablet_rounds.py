@@ -346,6 +346,10 @@ def test_a_bluffjack_hand_on_the_tablet_shows_the_pot_and_resolves_it(browser, l
     page.click("#btn-settle")
     page.wait_for_selector("[data-bet='2/pot']")
     assert "fold" in page.inner_text("[data-bet='2/pot']")
+    # In chips, as the stacks and the pot are (it read 2.00 and 1.00 beside "2 chips").
+    assert ".00" not in page.inner_text("#settlement")
+    assert page.inner_text("[data-pay-seat='2'] .due") == "1"
+    assert page.inner_text("[data-paid='2/pot']") == "1"
     # Paid as due, the round closes; the next hand starts from the stacks this one left.
     page.click("#btn-paid")
     page.wait_for_selector("#bj-game")  # one button deals the next hand: no "Next round" first
@@ -546,7 +550,7 @@ def test_the_bluffjack_hand_that_ends_the_game_says_who_won_it(browser, live_ser
     page.wait_for_selector("[data-pay-seat='2']")
     # The stakes are in the pot: Bob takes the pot's 4 chips (his 2 back, and the 2 he won).
     assert page.inner_text("#pay h3").startswith("Push the pot"), page.inner_text("#pay h3")
-    assert page.inner_text("[data-pay-seat='2'] h4") == "Seat 2: takes 4 chips from the pot (wins 2.00)"
+    assert page.inner_text("[data-pay-seat='2'] h4") == "Seat 2: takes 4 chips from the pot (wins 2)"
     page.click("#btn-paid")
     page.wait_for_selector("#game-over")
     assert page.inner_text("#game-over") == "Game 1 over: Bob holds every chip (4 chips)"
