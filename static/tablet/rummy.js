@@ -116,7 +116,8 @@
       if (a === "start_deal") buttons.push(el("button", { class: "btn primary big", type: "button", "data-rummy-action": a,
         text: `Deal ${game.deal + 1}`, onclick: () => command(`/api/rummy/games/${game.id}/deals/`, { version: game.version }) }));
       else if (a === "lay_down") buttons.push(el("button", { class: "btn primary big", type: "button", "data-rummy-action": a,
-        text: scanned ? "Lay down the scanned cards" : `Lay down the ${selected.length} selected`,
+        text: scanned ? "Lay down the scanned cards" : selected.length ? `Lay down the ${selected.length} selected` :
+          "Lay down: select the cards first",
         disabled: !scanned && !selected.length, onclick: layDown }));
       else if (a === "discard") buttons.push(el("button", { class: "btn big", type: "button", "data-rummy-action": a,
         text: "Discard the selected card", disabled: selected.length !== 1,

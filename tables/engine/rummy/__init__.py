@@ -1042,8 +1042,8 @@ def next_step(state: RummyState) -> Prompt:
     elif p.met_turn < state.turn_number:
         allowed[:0] = ["lay_off", "trade_joker"]
     return Prompt("play", who, "decision", tuple(allowed),
-                  reason=f"{p.name}: " + ("meld the contract, " if p.met_turn is None else "")
-                  + ("lay off, " if "lay_off" in allowed else "") + "then discard", extra=extra)
+                  reason=f"{p.name}: " + ("lay down the contract if you can, " if p.met_turn is None else "")
+                  + ("lay off if you wish, " if "lay_off" in allowed else "") + "then discard", extra=extra)
 
 
 # ------------------------------------------------------------------------------------- verification

@@ -21,6 +21,11 @@ def test_a_dealer_seats_a_rated_player_and_closes_the_slip(browser, live_server,
     page = sign_in(browser, live_server, dealer)
     page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
     page.wait_for_selector("#players:not([hidden])")
+    # A finger's targets, in the page's typeface (they were the browser's 20 px fields).
+    for field in ("#players-seat", "#players-card", "#players-name"):
+        assert page.locator(field).bounding_box()["height"] >= 48, field
+    assert page.evaluate("getComputedStyle(document.querySelector('#players-card')).fontFamily") == \
+        page.evaluate("getComputedStyle(document.body).fontFamily")
     page.select_option("#players-seat", "3")
     page.fill("#players-card", "C-31337")
     page.fill("#players-name", "Ada")

@@ -393,6 +393,11 @@ def test_contract_rummy_a_deal_played_on_the_tablet_and_the_score_sheet_across_a
     assert page.inner_text("[data-count='Player 2']") == "Player 2: 10 cards"
     page.click("#rummy-reveal")  # the player in turn lays down: the dealer shows that hand
     page.wait_for_selector(f"[data-hand-card='{UPCARD}']")
+    # Nothing selected yet: the button says what to do (it read "Lay down the 0 selected"); laying down is
+    # the player's choice, not an order.
+    assert page.inner_text("[data-rummy-action='lay_down']") == "Lay down: select the cards first"
+    assert page.is_disabled("[data-rummy-action='lay_down']")
+    assert page.inner_text("#rummy-prompt") == "Player 1: lay down the contract if you can, then discard"
     for i in range(10):  # Player 1's ten cards: two sets of five
         page.click(f"[data-hand-index='{i}']")
     page.click("[data-rummy-action='lay_down']")
