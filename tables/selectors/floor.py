@@ -100,6 +100,7 @@ def table_document(table: Table) -> dict[str, Any]:
         "pit": str(table.pit),
         "game": table.game.slug,
         "game_name": table.game.name,
+        "game_kind": game_spec(table.game.slug).kind,  # house-banked (money), pot (chips), scoring (points)
         "status": table.status,
         "min_bet": fmt(table.min_bet),
         "max_bet": fmt(table.max_bet),

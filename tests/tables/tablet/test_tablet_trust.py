@@ -265,6 +265,12 @@ def test_the_home_page_says_who_holds_each_table(browser, live_server, demo_casi
     tiles = page.locator(".table-tile .holder")
     assert tiles.count() == len(demo_casino.tables)
     assert all("free" in t for t in tiles.all_inner_texts())
+    # Limits in money where the house banks the game; Bluffjack is played in chips and Rummy for points
+    # (they showed 1.00 – 100.00).
+    limits = {slug: page.inner_text(f"[data-table='{t.pk}'] .limits") for slug, t in demo_casino.tables.items()}
+    assert limits["bluffjack"] == "played in chips" and limits["contract-rummy"] == "scored in points"
+    t = demo_casino.tables["mini-blackjack"]
+    assert limits["mini-blackjack"] == f"{t.min_bet:.2f} – {t.max_bet:.2f}"
     page.click(f"[data-table='{demo_casino.tables['mini-blackjack'].pk}']")
     page.click("#btn-take")
     page.wait_for_selector("#btn-take", state="hidden")
