@@ -362,7 +362,7 @@ def shuffle_findings(table: Table, shoe_ids: Iterable[int]) -> list[tuple[Findin
             if isinstance(f.round_id, int):
                 f = replace(f, round_id=round_pk[f.round_id])
             shoe_id = group[f.segment] if f.segment >= 0 else group[-1]
-            reason = (shuffled.get(shoe_id) or {}).get("reason")
+            reason = shuffled[shoe_id]["reason"] if shoe_id in shuffled else ""
             if f.rule in SHUFFLE_FINDINGS and reason:  # the shuffle's own finding says why the dealer shuffled
                 f = replace(f, message=f"{f.message}; the dealer's reason: {reason}", data={**f.data, "reason": reason})
             out.append((f, shoe_id))
