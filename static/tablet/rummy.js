@@ -228,6 +228,19 @@
   $("rummy-clear").addEventListener("click", () => { cards.laid = []; cards.hand = []; renderCheck(); });
   $("rummy-check").addEventListener("click", check);
   $("rummy-start").addEventListener("click", startGame);
+  // Ending a game early: asked first, with a reason (the API had it; the tablet had no way to end a game).
+  $("rummy-end").addEventListener("click", () => {
+    const mid = game && Object.keys(game.hands).length > 0; // hands are drawn while a deal is played
+    $("rummy-end-deal").textContent = mid ? `Deal ${game.deal} is not finished: it is not scored. ` : "";
+    $("rummy-end-dialog").showModal();
+  });
+  $("rummy-end-close").addEventListener("click", () => $("rummy-end-dialog").close());
+  for (const b of document.querySelectorAll("[data-rummy-end]")) {
+    b.addEventListener("click", async () => {
+      $("rummy-end-dialog").close();
+      if (playing()) await command(`/api/rummy/games/${game.id}/end/`, { reason: b.dataset.rummyEnd, version: game.version });
+    });
+  }
   $("rummy-scan").addEventListener("change", (ev) => ev.target.files[0] && scan(ev.target.files[0]));
 
   renderCheck();

@@ -27,7 +27,10 @@
   let round = null;
   let pendingScan = null; // a low-confidence scan: the picked card refers to it
   let rank = null;
-  let sending = null; // the card on its way to the server: the picker waits for it (a repeated tap offline was recorded twice)
+  // The card (or scan) on its way to the server: the picker and the scan wait for it (offline, a repeated tap,
+  // or a scan and then a pick of the same card, was recorded twice: the copy dealt to the next hand).
+  let sending = null;
+  const SCAN = "scan"; // sending: a scan is on its way (the card it holds is not known until it is read)
   let busy = false;
   let payCents = {}; // "seat/kind" -> cents the dealer hands over
   let approveReason = null;
@@ -378,8 +381,9 @@
           el("span", { class: "amount", text: p.eliminated ? "out" : `${p.stack} chips` }))),
         dealing ? el("button", { class: "btn primary big", id: "btn-next-hand", type: "button", text: "Deal next hand",
           onclick: nextHand }) : null,
-        dealing ? el("button", { class: "btn ghost", id: "btn-end-game", type: "button", text: "End game (players leave)",
-          onclick: endGame }) : null);
+        // Asked first, with a reason (one tap ended the game: the button stands under "Deal next hand").
+        dealing ? el("button", { class: "btn ghost", id: "btn-end-game", type: "button", text: "End game…",
+          onclick: () => $("end-game-dialog").showModal() }) : null);
   }
 
   function seatsPayload() {
@@ -593,8 +597,14 @@
     }
     const note = $("sending");
     note.hidden = !sending;
-    note.textContent = sending ? `Sending ${sending === "JK" ? "the Joker" : pretty(sending)}… the next card can be picked once it is recorded` : "";
+    note.textContent = !sending ? "" : sending === SCAN
+      ? "Sending the scan… the next card can be picked or scanned once it is read"
+      : `Sending ${sending === "JK" ? "the Joker" : pretty(sending)}… the next card can be picked or scanned once it is recorded`;
     for (const b of document.querySelectorAll("#scan-confirm [data-confirm]")) b.disabled = !!sending;
+    // The scan button and the camera's capture wait too (a label cannot be disabled: its input is, and it looks it).
+    $("scan-input").disabled = !!sending;
+    $("scan-input").closest("label").classList.toggle("disabled", !!sending);
+    $("btn-capture").disabled = !!sending;
   }
 
   function renderSettlement() {
@@ -953,8 +963,9 @@
       await refresh();
     }
   }
-  async function endGame() {
-    if (await command(`/api/bluffjack/games/${bjGame.id}/end/`, { reason: "players left the table", version: bjGame.version })) {
+  async function endGame(reason) {
+    if (!bjGame) return;
+    if (await command(`/api/bluffjack/games/${bjGame.id}/end/`, { reason, version: bjGame.version })) {
       bjGame = null;
       await refresh();
     }
@@ -1010,11 +1021,21 @@
       .join(", "));
   }
   async function scan(file) {
-    if (!round) return;
+    if (!round || sending) return;
     const form = new FormData();
     form.append("image", file, file.name || "camera.jpg"); // a file picked, or a camera frame (a Blob)
-    const r = await command(`/api/rounds/${round.id}/scans/`, null, { form });
+    // Emptied at once: the same image chosen again is a new choice (it was silently dropped while the first
+    // was on its way).
     $("scan-input").value = "";
+    sending = SCAN;
+    renderPicker();
+    let r;
+    try {
+      r = await command(`/api/rounds/${round.id}/scans/`, null, { form });
+    } finally {
+      sending = null;
+      renderPicker();
+    }
     if (!r) return;
     round = r.round;
     // The cards recorded (a scan of several records those before the one it asks about); a question alone
@@ -1184,7 +1205,7 @@
       await Cam.start($("camera-video"), {
         onCapture: (blob) => scan(blob),
         // Only while the round waits for a card, nothing is on its way and no unsure read waits.
-        canAuto: () => !busy && !pendingScan && round && round.state === "in_play" && !$("capture").hidden,
+        canAuto: () => !busy && !sending && !pendingScan && round && round.state === "in_play" && !$("capture").hidden,
         onState: (text) => { $("camera-state").textContent = text; },
       });
       localStorage.setItem(CAMERA, "1");
@@ -1287,13 +1308,17 @@
   const when = (x) => x.opened_words || "";
 
   app.addEventListener("click", (ev) => {
-    const b = ev.target.closest("[data-cmd],[data-cancel-reason],[data-shuffle-reason],[data-key],[data-handover]");
+    const b = ev.target.closest("[data-cmd],[data-cancel-reason],[data-shuffle-reason],[data-end-reason],[data-key],[data-handover]");
     if (!b) return;
     if (b.dataset.handover) return handover(b.dataset.handover);
     if (b.dataset.key) return keypadPress(b.dataset.key);
     if (b.dataset.cancelReason) {
       $("cancel-dialog").close();
       return simple("cancel", { reason: b.dataset.cancelReason });
+    }
+    if (b.dataset.endReason) {
+      $("end-game-dialog").close();
+      return endGame(b.dataset.endReason);
     }
     if (b.dataset.shuffleReason) {
       $("shuffle-dialog").close();
@@ -1309,6 +1334,7 @@
       resume: () => simple("resume"),
       "cancel-ask": () => $("cancel-dialog").showModal(),
       "cancel-close": () => $("cancel-dialog").close(),
+      "end-game-close": () => $("end-game-dialog").close(),
       "recall-close": () => $("recall-dialog").close(),
       "scan-close": () => $("scan-dialog").close(),
       handover: handoverAsk, "handover-close": () => $("handover-dialog").close(),

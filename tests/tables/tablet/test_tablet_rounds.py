@@ -331,6 +331,8 @@ def test_a_reload_right_after_paying_still_shows_the_round_just_closed_until_the
 
 
 def test_a_bluffjack_hand_on_the_tablet_shows_the_pot_and_resolves_it(browser, live_server, demo_casino, dealer):
+    from tables.models import AuditEvent, BluffjackGame
+
     page = open_bluffjack_hand(browser, live_server, demo_casino.tables["bluffjack"], dealer)
     assert "pot 2" in page.inner_text("#prompt")
     for code in ["TS", "9H", "7D", "8C"]:
@@ -367,11 +369,31 @@ def test_a_bluffjack_hand_on_the_tablet_shows_the_pot_and_resolves_it(browser, l
     assert "stack 10 · in the pot 1" in page.inner_text("[data-hand='seat:2'] .wagers")
     assert "deals" in page.inner_text("[data-hand='seat:2']")
     assert page.locator("[data-hand='dealer']").count() == 0  # a pot game: no dealer's hand
+    # Ending the game is asked first, with a reason: one tap under "Deal next hand" ended it.
+    for code in ["TS", "9H", "7D", "8C"]:
+        pick(page, code)
+    page.click("[data-action='raise-1']")
+    page.click("[data-action='fold']")
+    needs(page, "settle")
+    page.click("#btn-settle")
+    page.wait_for_selector("[data-pay-seat='1']")
+    page.click("#btn-paid")
+    page.wait_for_selector("#btn-end-game")
+    page.click("#btn-end-game")
+    page.wait_for_selector("#end-game-dialog[open]")
+    page.click("[data-cmd='end-game-close']")
+    assert BluffjackGame.objects.get(table=demo_casino.tables["bluffjack"]).state == "playing"
+    assert page.locator("#btn-next-hand").count() == 1
+    page.click("#btn-end-game")
+    page.click("[data-end-reason='table closing']")
+    page.wait_for_selector("#btn-end-game", state="detached")
+    assert BluffjackGame.objects.get(table=demo_casino.tables["bluffjack"]).state == "ended"
+    assert AuditEvent.objects.filter(action="bluffjack.game.end", payload__reason="table closing").count() == 1
 
 
 def test_contract_rummy_a_deal_played_on_the_tablet_and_the_score_sheet_across_a_reload(
         browser, live_server, demo_casino, dealer):
-    from tables.models import RummyGame
+    from tables.models import AuditEvent, RummyGame
     from tables.services import rummy as services_rummy
     from tests.tables.api.test_rummy_games import ANN, BOB, CY, UPCARD, shoe_order
 
@@ -391,6 +413,9 @@ def test_contract_rummy_a_deal_played_on_the_tablet_and_the_score_sheet_across_a
     page.wait_for_selector("#rummy-reveal")
     assert page.locator("[data-hand-card]").count() == 0  # the hands are face down: counts only
     assert page.inner_text("[data-count='Player 2']") == "Player 2: 10 cards"
+    page.click("#rummy-end")  # mid-deal, ending says the deal in play goes unscored; kept playing
+    assert "Deal 1 is not finished: it is not scored." in page.inner_text("#rummy-end-dialog")
+    page.click("#rummy-end-close")
     page.click("#rummy-reveal")  # the player in turn lays down: the dealer shows that hand
     page.wait_for_selector(f"[data-hand-card='{UPCARD}']")
     # Nothing selected yet: the button says what to do (it read "Lay down the 0 selected"); laying down is
@@ -411,6 +436,20 @@ def test_contract_rummy_a_deal_played_on_the_tablet_and_the_score_sheet_across_a
     assert page.inner_text("[data-sheet='Player 1']").split() == ["Player", "1", "0", "0"]
     assert page.inner_text("[data-sheet='Player 3']").split()[-1] == "67"
     assert "deal 1 of 7" in page.inner_text("#rummy-title") and "Player 1 deals" in page.inner_text("#rummy-title")
+    # The players leave after deal 1: the game is ended from the tablet, asked first, with a reason.
+    page.click("#rummy-end")
+    page.wait_for_selector("#rummy-end-dialog[open]")
+    assert "is not scored" not in page.inner_text("#rummy-end-dialog")  # deal 1 is scored, deal 2 not begun
+    page.click("#rummy-end-close")
+    assert RummyGame.objects.get(table=table).state == "playing"
+    page.click("#rummy-end")
+    page.click("[data-rummy-end='players left the table']")
+    page.wait_for_selector("#rummy-new:not([hidden])")
+    game = RummyGame.objects.get(table=table)
+    assert game.state == "ended" and game.scores["Player 2"] == [67]
+    assert AuditEvent.objects.filter(action="rummy.game.end", payload__reason="players left the table").count() == 1
+    assert "ended" in page.inner_text("#rummy-title").lower()
+    assert page.inner_text("[data-sheet='Player 2']").split()[-1] == "67"  # the sheet so far stays
 
 
 def test_an_unsure_scan_is_asked_again_after_a_reload_and_the_card_picked_keeps_the_scan(

@@ -396,7 +396,9 @@ def test_a_card_picked_offline_is_shown_as_sending_and_a_second_tap_records_it_o
     page.click("[data-rank='K']")
     page.click("[data-suit='D']")
     page.wait_for_selector("#net.bad")
-    assert page.inner_text("#sending") == "Sending K♦… the next card can be picked once it is recorded"
+    assert page.inner_text("#sending") == ("Sending K♦… the next card can be picked or scanned once it is "
+                                           "recorded")  # fmt: skip
+    assert page.locator("#scan-input").is_disabled()  # nor scanned: the scan would have queued behind it
     shot(page, "tablet-offline-sending.png")
     # The picker waits: the suits and the reader's guesses take no tap while the card is on its way.
     page.click("[data-rank='K']")
@@ -410,3 +412,34 @@ def test_a_card_picked_offline_is_shown_as_sending_and_a_second_tap_records_it_o
     # The next card goes on as usual.
     pick(page, "5C")
     assert list(RoundCard.objects.filter(round=r).order_by("seq").values_list("code", flat=True)) == ["KD", "5C"]
+
+
+def test_a_scan_sent_offline_holds_the_picker_so_the_same_card_picked_is_not_recorded_twice(
+    browser, live_server, demo_casino, dealer, monkeypatch, tmp_path
+):
+    # The walk-through: offline, K♦ scanned (nothing said), then K♦ picked; back online both were recorded.
+    from tables import services
+    from tests.tables.api.test_scan_card_by_card import cards_image, fake_recognise
+
+    monkeypatch.setattr(services.scans, "recognise", fake_recognise)
+    table = demo_casino.tables["unlimited-blackjack"]
+    page = open_blackjack(browser, live_server, table, dealer, ["3-main-500", "4-main-500"])
+    f = tmp_path / "kd.png"
+    f.write_bytes(cards_image(("KD", 97)))
+    page.context.set_offline(True)
+    page.set_input_files("#scan-input", str(f))
+    page.wait_for_selector("#net.bad")
+    assert page.inner_text("#sending") == "Sending the scan… the next card can be picked or scanned once it is read"
+    page.click("[data-rank='K']")
+    assert page.locator("[data-suit='D']").is_disabled()
+    assert page.locator("#scan-input").is_disabled()
+    page.locator("[data-suit='D']").dispatch_event("click")  # a tap that lands anyway changes nothing
+    page.context.set_offline(False)
+    page.wait_for_selector("#sending", state="hidden", timeout=15_000)
+    page.wait_for_selector("#toast:has-text('Read K♦')")
+    r = Round.objects.get(table=table, state=RoundState.IN_PLAY)
+    assert list(RoundCard.objects.filter(round=r).values_list("code", flat=True)) == ["KD"]
+    # The same image chosen again is scanned again (it was dropped: the input still held it): the next card.
+    page.set_input_files("#scan-input", str(f))
+    page.wait_for_function("document.querySelectorAll('.hands .playing-card').length === 2")
+    assert list(RoundCard.objects.filter(round=r).order_by("seq").values_list("code", flat=True)) == ["KD", "KD"]
