@@ -143,7 +143,9 @@
     if (who && revealed !== who) {
       $("rummy-hand").replaceChildren(counts, el("div", { class: "cards face-down" },
         el("span", { class: "hand-label", text: `${who}'s cards, face down:` }), ...hand.map(() => el("span", { class: "playing-card back" }))),
-        el("button", { class: "btn big", type: "button", id: "rummy-reveal", text: `Show ${who}'s cards (to lay down or discard)`,
+        // "(to lay down or discard)" only when that is what comes: not for taking the discard or a claim.
+        el("button", { class: "btn big", type: "button", id: "rummy-reveal", text: `Show ${who}'s cards` +
+          (n.allowed.some((a) => ["lay_down", "discard", "lay_off"].includes(a)) ? " (to lay down or discard)" : ""),
           onclick: () => { revealed = who; render(); } }));
       $("rummy-scan-label").hidden = !n.allowed.includes("lay_down");
       return;

@@ -549,9 +549,10 @@
     for (const s of v.seats) {
       const h = s.hands[0];
       const chips = cancelled ? `put in ${s.in_pot}, handed back` : over ? `put in ${s.in_pot}` : `stack ${s.stack} · in the pot ${s.in_pot}`;
-      hands.append(el("div", { class: "hand seat" + (s.turn ? " turn" : "") + (s.marks.includes("folded") ? " folded" : ""),
+      const turn = s.turn && !over; // a cancelled hand has nobody to act (the engine's turn is where it stopped)
+      hands.append(el("div", { class: "hand seat" + (turn ? " turn" : "") + (s.marks.includes("folded") ? " folded" : ""),
         "data-hand": `seat:${s.seat}` },
-        el("h4", {}, s.label, s.turn ? el("span", { class: "mark turn-mark", text: "to act" }) : null),
+        el("h4", {}, s.label, turn ? el("span", { class: "mark turn-mark", text: "to act" }) : null),
         el("div", { class: "wagers stack-line", "data-stack-now": s.player,
           text: chips + (s.marks.length ? " · " + s.marks.join(" · ") : "") }),
         el("div", { class: "cards" }, ...h.cards.map((q) => cardChip(bySeq[q]))),
@@ -804,7 +805,7 @@
     const parts = [];
     if (short.length) {
       parts.push("Round closed: " + short.map((a) => `${kindWords(a.kind)} by ${a.approved_by}: ${a.reason}`).join("; ") +
-        (r.discrepancies.length ? " (" + r.discrepancies.map((d) => `seat ${d.seat} ${BET_WORDS[d.bet] || d.bet} paid ${d.paid} of ${d.due}`).join(", ") + ")" : ""));
+        (r.discrepancies.length ? " (" + r.discrepancies.map((d) => `Seat ${d.seat} ${BET_WORDS[d.bet] || d.bet} paid ${sayAmount(d.paid)} of ${sayAmount(d.due)}`).join(", ") + ")" : ""));
     } else {
       // What the settlement did, from its lines: wins paid, refunds handed back, pushes returned, losses collected.
       const o = outcomes(r);
@@ -992,6 +993,7 @@
     if (sending) return;
     sending = code;
     rank = null;
+    hideToast(); // an earlier toast ("Shoe shuffled") at the bottom covered the picker's "Sending" line
     renderPicker();
     try {
       const body = { code, version: round.version };
@@ -1028,6 +1030,7 @@
     // was on its way).
     $("scan-input").value = "";
     sending = SCAN;
+    hideToast();
     renderPicker();
     let r;
     try {
@@ -1094,6 +1097,7 @@
     const unknown = p.why === "unknown";
     const which = several ? `Card ${p.card + 1} of ${p.of} in the scan` : "The card";
     const noCard = several ? "Not a card" : "No card was dealt";
+    const pickIt = guesses.length ? "tap the card it is, or pick it below" : "pick the card it is below";
     const words = {
       none: "No card recognised: pick it below",
       unknown: `${which} was not recognised, perhaps not a card: tap ${noCard}, or the card it is`,
@@ -1103,7 +1107,10 @@
         : `${which} read ${pretty(asked.code || "")}, but the shoe holds no more of it: pick the card it is, or tap ${noCard}`,
       round: `${which} read ${pretty(asked.code || "")}, but the round takes no card now: tap ${noCard}` +
         (several ? " or Scan the rest again" : ""),
-    }[p.why] || `Unsure read${several ? ` of card ${p.card + 1} of ${p.of} in the scan` : ""}: tap the card it is, or pick it below`;
+    }[p.why] || (asked.code === "JK" && !CAN.has("jokers")
+      // Unsure, and a Joker at a game without them: no guess may be left to tap (it said "tap the card it is").
+      ? `${which} looks like a Joker, but this game uses no Jokers: ${pickIt}, or tap ${noCard}`
+      : `Unsure read${several ? ` of card ${p.card + 1} of ${p.of} in the scan` : ""}: ${pickIt}`);
     box.replaceChildren(...(look ? [look] : []), el("div", { class: "scan-ask" }, el("p", { text: words }),
       el("div", { class: "guesses" },
       ...guesses.map((c) => el("button", { class: "guess" + (/[HD]$/.test(c.code) ? " red" : ""), type: "button",

@@ -103,7 +103,7 @@ def audit_shoe(
             if point_reached:
                 findings.append(Finding(
                     "shuffle.late", "critical",
-                    f"round {rnd.round_id} was dealt after the shuffle point ({_point_text(spec)}; {dealt} cards already dealt)",
+                    f"round {rnd.round_id} was dealt after the shuffle point ({_point_text(spec)}; {_cards(dealt)} already dealt)",
                     index, rnd.round_id, {"cards_dealt": dealt, "shuffle_at": spec.shuffle_at},
                 ))
             for card in rnd.cards:
@@ -135,7 +135,7 @@ def audit_shoe(
             early_richness.append(rich)
             findings.append(Finding(
                 "shuffle.early", "warning",
-                f"shuffled after {dealt} cards, before the shuffle point ({_point_text(spec)}); "
+                f"shuffled after {_cards(dealt)}, before the shuffle point ({_point_text(spec)}); "
                 f"richness of the cards left {rich:+.2f}",
                 index, None, {"cards_dealt": dealt, "shuffle_at": spec.shuffle_at, "richness": round(rich, 3)},
             ))
@@ -153,6 +153,10 @@ def _point_reached(spec: ShoeSpec, dealt: int) -> bool:
     # Cut card: it comes out with card number ``shuffle_at``; the round in progress finishes and the
     # shoe is shuffled after it.  "N or more dealt": checked between rounds — the same test.
     return spec.shuffle_at > 0 and dealt >= spec.shuffle_at
+
+
+def _cards(n: int) -> str:
+    return "1 card" if n == 1 else f"{n} cards"
 
 
 def _point_text(spec: ShoeSpec) -> str:

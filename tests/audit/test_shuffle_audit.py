@@ -46,6 +46,11 @@ def test_a_shuffle_before_the_point_is_early():
     assert findings[0].data["cards_dealt"] == 30
 
 
+def test_a_shuffle_after_one_card_says_one_card():
+    findings = audit_shoe(MINI, [ShoeSegment(rounds_of(MINI.shuffled(random.Random(4))[:1]))])
+    assert findings[0].message.startswith("shuffled after 1 card, before the shuffle point")
+
+
 def test_a_segment_still_being_dealt_is_not_an_early_shuffle():
     cards = MINI.shuffled(random.Random(5))[:30]
     assert audit_shoe(MINI, [ShoeSegment(rounds_of(cards), ended_by_shuffle=False)]) == []

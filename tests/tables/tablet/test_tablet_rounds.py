@@ -238,6 +238,7 @@ def test_a_blackjack_round_with_two_seats_a_split_a_bet_behind_and_a_mismatch_bl
     boss.click("#btn-approve")
     page.wait_for_selector("#closed-flag")
     assert "approved short payment by pitboss: player accepted the amount" in page.inner_text("#closed-flag")
+    assert "(Seat 3 Perfect Pairs bet paid 25.00 of 30.00)" in page.inner_text("#closed-flag")  # the seat as everywhere
     rnd = Round.objects.get(table=table)
     assert rnd.state == RoundState.CLOSED
     assert rnd.approvals.get().approved_by == pit_boss
@@ -409,8 +410,9 @@ def test_contract_rummy_a_deal_played_on_the_tablet_and_the_score_sheet_across_a
     page.reload()
     page.wait_for_selector("#rummy-prompt:has-text('Player 1')")
     assert page.is_hidden("#shoe-text") and page.is_hidden("#btn-shuffle")  # no shoe bar: the game keeps its stock
+    assert page.inner_text("#rummy-reveal") == "Show Player 1's cards"  # to take the upcard or not: no discard yet
     page.click("[data-rummy-action='take_discard']")
-    page.wait_for_selector("#rummy-reveal")
+    page.wait_for_selector("#rummy-reveal:has-text('to lay down or discard')")
     assert page.locator("[data-hand-card]").count() == 0  # the hands are face down: counts only
     assert page.inner_text("[data-count='Player 2']") == "Player 2: 10 cards"
     page.click("#rummy-end")  # mid-deal, ending says the deal in play goes unscored; kept playing
@@ -777,7 +779,9 @@ def test_a_double_tap_on_stand_stands_one_seat_not_the_next(browser, live_server
 def test_a_cancelled_bluffjack_hand_hands_the_pot_back_in_words(browser, live_server, demo_casino, dealer):
     # It once read "every wager refunded" over "Pot 2 chips" and an empty settlement table.
     page = open_bluffjack_hand(browser, live_server, demo_casino.tables["bluffjack"], dealer)
-    pick(page, "TS")
+    for code in ["TS", "9H", "7D", "8C"]:  # dealt: seat 1 to act (its forced raise) when the hand is cancelled
+        pick(page, code)
+    page.wait_for_selector(".turn-mark")
     page.click("#btn-cancel")
     page.click("[data-cancel-reason='misdeal']")
     page.wait_for_selector("#round-state[data-state='cancelled']")
@@ -785,3 +789,4 @@ def test_a_cancelled_bluffjack_hand_hands_the_pot_back_in_words(browser, live_se
     assert page.inner_text("#pot-chips") == "2 chips, handed back"
     assert all(t.startswith("put in ") and ", handed back" in t for t in page.locator(".stack-line").all_inner_texts())
     assert page.locator("#settlement").is_hidden()
+    assert page.locator(".turn-mark").count() == 0  # nobody is to act in a cancelled hand

@@ -86,6 +86,15 @@ def test_a_joker_read_at_a_game_without_jokers_says_the_game_uses_none(
     assert page.inner_text("#scan-confirm .scan-ask p") == (
         "Card 2 of 2 in the scan read as a Joker, but this game uses no Jokers: pick the card it is, or tap Not a card")
     assert _codes(table) == ["8S"]
+    # Unsure too (60%): it said "tap the card it is" with no guess to tap (a Joker is none at this game).
+    page.click("[data-drop-scan='not a card']")
+    page.wait_for_selector("#scan-confirm", state="hidden")
+    _scan(page, tmp_path, ("JK", 60))
+    page.wait_for_selector("#scan-confirm .scan-ask p")
+    assert page.locator("#scan-confirm [data-confirm]").count() == 0
+    assert page.inner_text("#scan-confirm .scan-ask p") == (
+        "The card looks like a Joker, but this game uses no Jokers: pick the card it is below, or tap No card was dealt")
+    assert _codes(table) == ["8S"]
 
 
 def test_an_unsure_scan_with_many_hands_drawn_keeps_the_question_and_the_picker_on_screen(
