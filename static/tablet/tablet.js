@@ -584,8 +584,10 @@
     suits.replaceChildren();
     const rs = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
     for (const x of rs) {
+      // The ranks wait too: a rank tapped meanwhile stayed chosen once the card landed, one suit tap from
+      // recording it again.
       ranks.append(el("button", { class: "pick rank" + (rank === x ? " on" : ""), type: "button", "data-rank": x,
-        text: x === "T" ? "10" : x, onclick: () => { rank = x; renderPicker(); } }));
+        text: x === "T" ? "10" : x, disabled: !!sending, onclick: () => { rank = x; renderPicker(); } }));
     }
     for (const [s, sym] of [["S", "♠"], ["H", "♥"], ["D", "♦"], ["C", "♣"]]) {
       suits.append(el("button", { class: "pick suit" + (/[HD]/.test(s) ? " red" : ""), type: "button", "data-suit": s,
@@ -646,17 +648,28 @@
         const back = ln.result === "surrender" ? cents(ln.wager) + cents(ln.net) : 0;
         if (back > 0) (refunds[String(ln.seat)] = refunds[String(ln.seat)] || []).push({ ln, back });
       }
-      const seats = [...owed, ...Object.keys(refunds).filter((s) => !r.due[s] || !Object.keys(r.due[s]).length)
-        .map((s) => [s, {}])].sort(([a], [b]) => Number(a) - Number(b));
-      const anyRefund = Object.keys(refunds).length > 0;
       // A pot game: the stakes are in the pot, not with the players; the winner takes the pot's chips.
       const potView = POT && r.view && r.view.kind === "pot" ? r.view : null;
+      // A pot game's share that wins nothing (a tie splitting the pot, each taking back what they put in):
+      // nothing due, but chips to push to that player (it read "Nothing to pay from the pot" over 4 chips).
+      const shares = {};
+      if (potView) {
+        for (const ln of r.settlement) {
+          const take = ["win", "split"].includes(ln.result) ? cents(ln.wager) + cents(ln.net) : 0;
+          if (take > 0) shares[String(ln.seat)] = (shares[String(ln.seat)] || 0) + take;
+        }
+      }
+      const nothingDue = (s) => !r.due[s] || !Object.keys(r.due[s]).length;
+      const seats = [...owed, ...[...new Set([...Object.keys(refunds), ...Object.keys(shares)])].filter(nothingDue)
+        .map((s) => [s, {}])].sort(([a], [b]) => Number(a) - Number(b));
+      const anyRefund = Object.keys(refunds).length > 0;
       // Said as the settlement has it (pushes, refunds and losses from the server's lines), never "the house
       // collects every bet" over a push or a refund.
       const o = outcomes(r);
       const collects = o.lostBets ? "; the house collects the lost bets." : ".";
       pay.append(el("h3", { text: potView ? (owed.length ? "Push the pot: each winner takes back the chips they put in, " +
-        "and their winnings" : "Nothing to pay from the pot.") :
+        "and their winnings" : seats.length ? "Split pot: push each player's share, the chips they put in, back to them" :
+        "Nothing to pay from the pot.") :
         owed.length ? "Pay the players (winnings; the stakes of winning bets stay with the player)" +
         (anyRefund ? " and hand back half the stake of each surrendered hand" : "") :
         seats.length ? "Hand back the surrender refunds (half the stake)" + collects :
@@ -694,12 +707,14 @@
           el("span", { class: "refund-note", text: "refund" })));
         const done = seatsPaid.has(seat);
         const inPot = potView ? Number((potView.seats.find((x) => String(x.seat) === String(seat)) || {}).in_pot || 0) : 0;
-        const what = potView ? `takes ${inPot + total / 100} chips from the pot (wins ${sayCents(total)})` :
+        const what = potView ? (total ? `takes ${inPot + total / 100} chips from the pot (wins ${sayCents(total)})` :
+          `takes back ${(shares[seat] || 0) / 100} chips from the pot (wins nothing)`) :
           total && back ? `pay ${money(total)} and hand back ${money(back)}` : total ? `pay ${money(total)}` :
           `hand back ${money(back)}`;
         grid.append(el("div", { class: "pay-seat" + (done ? " done" : ""), "data-pay-seat": seat },
           el("h4", { text: `Seat ${seat}: ${what}` }),
-          el("div", { class: "pay-head" }, el("span", { text: "bet" }), el("span", { text: "due" }), el("span", { text: "paid" })),
+          rows.length || refundRows.length ? el("div", { class: "pay-head" }, el("span", { text: "bet" }), el("span", { text: "due" }),
+            el("span", { text: "paid" })) : null,
           ...rows, ...refundRows,
           readOnly ? null : el("button", { class: "toggle seat-paid" + (done ? " on" : ""), type: "button", "data-seat-paid": seat,
             text: `Seat ${seat} ${total ? "paid" : "handed back"}${done ? " ✓" : ""}`,
@@ -722,7 +737,8 @@
       const over = POT && bjLast && bjLast.state !== "playing" && bjLast.hands.some((h) => h.id === r.id) ? bjLast : null;
       if (over) pay.append(el("p", { class: "flag ok", id: "game-over", text: over.winner ?
         `Game ${over.number} over: ${over.winner} holds every chip (${over.stacks[over.winner]} chips)` :
-        `Game ${over.number} ${over.state_label}` }));
+        // Ended early: the stacks as they stood, the record the players leave with.
+        `Game ${over.number} ${over.state_label}: ` + Object.entries(over.stacks).map(([p, n]) => `${p} ${n} chips`).join(", ") }));
       pay.append(el("button", { class: "btn primary big", id: "btn-next", text: "Next round", onclick: () => {
         localStorage.setItem(DISMISSED, String(r.id));
         round = null; payCents = {}; seatsPaid.clear(); refresh();
@@ -1008,7 +1024,7 @@
       render();
       if (r && answering) thenWords(before + 1);
     } finally {
-      if (sending) { sending = null; renderPicker(); }
+      if (sending) { sending = null; rank = null; renderPicker(); }
     }
   }
   // The scan's later cards the reader was sure of, recorded after the dealer's answer (or "Not a card"):
@@ -1037,6 +1053,7 @@
       r = await command(`/api/rounds/${round.id}/scans/`, null, { form });
     } finally {
       sending = null;
+      rank = null;
       renderPicker();
     }
     if (!r) return;

@@ -60,7 +60,9 @@ def shoe_gauge(table: Table) -> dict[str, Any] | None:
         "penetration": round(es.penetration, 4),
         "shuffle_at": es.spec.shuffle_at,
         "shuffle_rule": es.spec.shuffle_rule.value,
-        "shuffle_due": es.shuffle_due,
+        # Never due at a game dealt from a fresh shoe every hand (Bluffjack): the next hand shuffles anyway
+        # (the table picker said "shuffle due" once a Bluffjack game had ended).
+        "shuffle_due": es.shuffle_due and "fresh-shoe" not in game_spec(table.game.slug).capabilities,
         "shuffled_at": shoe.shuffled_at.isoformat(),
         "shuffled_by": shoe.shuffled_by.get_username(),
         "players_notified": bool(last and last.players_notified),

@@ -149,3 +149,15 @@ def test_the_trail_says_a_hand_opened_with_the_players_stacks_and_what_it_carrie
     words = [w["text"] for w in round_trail_words(Round.objects.filter(table=bluff_table).latest("number"))]
     assert words[0] == "opened the round with seat 1 (Ann): stack 20 chips; seat 2 (Bob): stack 20 chips"
     assert "Bluffjack game 1: stacks after the hand Ann 22, Bob 18 chips; carried to the next pot 0" in words
+
+
+def test_no_shuffle_is_ever_due_at_a_game_dealt_from_a_fresh_shoe_every_hand(bluff_table, dealer_api):
+    # The walk-through: the table picker said "shuffle due" on Bluffjack once a game had ended; the next
+    # hand is dealt from a fresh shoe whatever the last one left.
+    from tables.selectors.rounds import current_shoe, engine_shoe
+
+    first_hand(dealer_api, bluff_table)
+    assert engine_shoe(current_shoe(bluff_table)).cards_dealt == 4
+    shoe = ok(dealer_api.get(f"/api/tables/{bluff_table.pk}/"))["shoe"]
+    assert shoe["shuffle_due"] is False
+    assert "shuffle due" not in dealer_api.get("/tablet/").content.decode()

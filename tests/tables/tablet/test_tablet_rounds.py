@@ -7,6 +7,7 @@ confirmation — while ``vision`` itself is tested in tests/vision.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -389,6 +390,8 @@ def test_a_bluffjack_hand_on_the_tablet_shows_the_pot_and_resolves_it(browser, l
     page.click("[data-end-reason='table closing']")
     page.wait_for_selector("#btn-end-game", state="detached")
     assert BluffjackGame.objects.get(table=demo_casino.tables["bluffjack"]).state == "ended"
+    page.wait_for_selector("#game-over")
+    assert re.fullmatch(r"Game 1 ended early: Seat 1 \d+ chips, Seat 2 \d+ chips", page.inner_text("#game-over"))
     assert AuditEvent.objects.filter(action="bluffjack.game.end", payload__reason="table closing").count() == 1
 
 
@@ -790,3 +793,28 @@ def test_a_cancelled_bluffjack_hand_hands_the_pot_back_in_words(browser, live_se
     assert all(t.startswith("put in ") and ", handed back" in t for t in page.locator(".stack-line").all_inner_texts())
     assert page.locator("#settlement").is_hidden()
     assert page.locator(".turn-mark").count() == 0  # nobody is to act in a cancelled hand
+
+
+def test_a_bluffjack_tie_says_each_player_takes_back_their_share_of_the_pot(
+        browser, live_server, demo_casino, dealer):
+    # The walk-through: 17 against 17 read "Nothing to pay from the pot." beside "Pot 4 chips".
+    page = open_bluffjack_hand(browser, live_server, demo_casino.tables["bluffjack"], dealer)
+    for code in ["TS", "9H", "7D", "8C"]:
+        pick(page, code)
+    for action in ["raise-1", "call", "stand", "stand", "call", "call"]:  # the last two are "Check"
+        before = page.inner_text("#prompt")
+        page.click(f"[data-action='{action}']")
+        page.wait_for_function("(t) => document.querySelector('#prompt').innerText !== t", arg=before)
+    needs(page, "settle")
+    page.click("#btn-settle")
+    page.wait_for_selector("[data-pay-seat='1']")
+    assert page.inner_text("#pay h3") == "Split pot: push each player's share, the chips they put in, back to them"
+    assert page.inner_text("[data-pay-seat='1'] h4") == "Seat 1: takes back 2 chips from the pot (wins nothing)"
+    assert page.inner_text("[data-pay-seat='2'] h4") == "Seat 2: takes back 2 chips from the pot (wins nothing)"
+    page.click("[data-seat-paid='1']")
+    page.click("[data-seat-paid='2']")
+    assert page.inner_text("#btn-paid") == "Confirm paid"
+    page.click("#btn-paid")
+    page.wait_for_selector("#btn-next-hand")
+    page.wait_for_function("document.querySelector(\"[data-stack='Seat 1']\")?.innerText.includes('10 chips')")
+    assert "10 chips" in page.inner_text("[data-stack='Seat 2']")

@@ -400,9 +400,9 @@ def test_a_card_picked_offline_is_shown_as_sending_and_a_second_tap_records_it_o
                                            "recorded")  # fmt: skip
     assert page.locator("#scan-input").is_disabled()  # nor scanned: the scan would have queued behind it
     shot(page, "tablet-offline-sending.png")
-    # The picker waits: the suits and the reader's guesses take no tap while the card is on its way.
-    page.click("[data-rank='K']")
-    assert page.locator("[data-suit='D']").is_disabled()
+    # The picker waits: the ranks, suits and the reader's guesses take no tap while the card is on its way.
+    assert page.locator("[data-rank='K']").is_disabled() and page.locator("[data-suit='D']").is_disabled()
+    page.locator("[data-rank='K']").dispatch_event("click")
     page.locator("[data-suit='D']").dispatch_event("click")  # a tap that lands anyway changes nothing
     page.context.set_offline(False)
     page.wait_for_selector("#sending", state="hidden", timeout=15_000)
@@ -430,13 +430,15 @@ def test_a_scan_sent_offline_holds_the_picker_so_the_same_card_picked_is_not_rec
     page.set_input_files("#scan-input", str(f))
     page.wait_for_selector("#net.bad")
     assert page.inner_text("#sending") == "Sending the scan… the next card can be picked or scanned once it is read"
-    page.click("[data-rank='K']")
-    assert page.locator("[data-suit='D']").is_disabled()
+    assert page.locator("[data-rank='K']").is_disabled() and page.locator("[data-suit='D']").is_disabled()
+    page.locator("[data-rank='K']").dispatch_event("click")
     assert page.locator("#scan-input").is_disabled()
     page.locator("[data-suit='D']").dispatch_event("click")  # a tap that lands anyway changes nothing
     page.context.set_offline(False)
     page.wait_for_selector("#sending", state="hidden", timeout=15_000)
     page.wait_for_selector("#toast:has-text('Read K♦')")
+    # No rank left chosen by a tap while it was sending: one suit tap recorded the card again.
+    assert page.locator(".pick.rank.on").count() == 0 and page.locator("[data-suit='D']").is_disabled()
     r = Round.objects.get(table=table, state=RoundState.IN_PLAY)
     assert list(RoundCard.objects.filter(round=r).values_list("code", flat=True)) == ["KD"]
     # The same image chosen again is scanned again (it was dropped: the input still held it): the next card.
