@@ -25,11 +25,24 @@ def pytest_configure(config: pytest.Config) -> None:
     own (gw0: 10, gw1: 11, ...): a test's ``cache.clear()`` is a FLUSHDB, which must not empty the cache
     under another worker's test.  (The test databases are the workers' own already: pytest-django
     names them ``test_<name>_gw0``..., and SQLite's file is named by process.)"""
+    from django.conf import settings
+
+    # The tests' task messages (a live server's settled round schedules a hold refresh) go to a broker folder
+    # of their own, not the working tree's var/broker: bin/run's worker then found dozens of them, naming
+    # tables of the tests' databases.
+    options = getattr(settings, "CELERY_BROKER_TRANSPORT_OPTIONS", None)
+    if settings.CELERY_BROKER_URL.startswith("filesystem://") and options:
+        import tempfile
+
+        folder = tempfile.mkdtemp(prefix="casino-test-broker-")
+        config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
+        for key, sub in (("data_folder_in", "in"), ("data_folder_out", "in"), ("processed_folder", "processed"),
+                         ("control_folder", "control")):
+            options[key] = os.path.join(folder, sub)
+            os.makedirs(options[key], exist_ok=True)
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
     if not worker.startswith("gw"):
         return
-    from django.conf import settings
-
     cache = settings.CACHES["default"]
     if "redis" in cache["BACKEND"].lower():
         cache["LOCATION"] = re.sub(r"/\d*$", "", cache["LOCATION"]) + f"/{10 + int(worker[2:])}"

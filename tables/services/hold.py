@@ -53,8 +53,13 @@ def schedule_hold_refresh(table_id: int) -> None:
 
 
 def hold_refresh_today(table_id: int, now: datetime | None = None) -> dict[str, Any] | None:
-    """Recompute and store the table's hold for the current gaming day; push it.  None for pot games."""
-    table = Table.objects.select_related("game").get(pk=table_id)
+    """Recompute and store the table's hold for the current gaming day; push it.  None for pot games, and
+    for a table that is not there (a message left in the broker by another database: nothing to refresh,
+    logged rather than raised and retried)."""
+    table = Table.objects.select_related("game").filter(pk=table_id).first()
+    if table is None:
+        log.warning("hold refresh of table %s skipped: no such table", table_id)
+        return None
     if table.game.slug not in HOUSE_GAMES:
         return None
     now = now or timezone.now()

@@ -48,3 +48,5 @@ def test_the_refresh_stores_todays_hold_and_says_as_of_when(demo_casino, dealer)
     stored = AuditResult.objects.get(kind=AuditKind.HOLD, table=table, period__startswith="day:")
     assert stored.summary["win"] == "-10.00"  # the house paid a Joanca 10.00 on 10.00
     assert hold.hold_refresh_today(demo_casino.tables["bluffjack"].pk) is None  # a pot game holds nothing
+    # A message naming a table that is not there (left in the broker by another database) refreshes nothing.
+    assert hold.hold_refresh_today(10**6) is None
