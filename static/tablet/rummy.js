@@ -59,7 +59,7 @@
       selected = [];
       meldTarget = null;
       scanned = null;
-      game = r.data;
+      adopt(r.data);
       render();
       return r.data;
     } finally {
@@ -75,19 +75,31 @@
     if (!r.ok) return showError(r.data);
     // A command answered, or a later load began, while this one was on its way: theirs is newer.
     if (answered !== start || mine !== loads) return;
-    game = r.data.find((g) => g.state === "playing") || r.data[0] || null;
+    adopt(r.data.find((g) => g.state === "playing") || r.data[0] || null);
     render();
   }
 
   const playing = () => game && game.state === "playing";
+  // The game as the server answered; once it has ended, the next game's form starts from its table: as many
+  // players (the form went back to 4).
+  function adopt(next) {
+    const before = game;
+    game = next;
+    if (game && !playing() && (!before || before.id !== game.id || before.state === "playing")) {
+      count = game.players.length;
+      first = Math.min(first, count - 1);
+    }
+  }
   const turn = () => (game && game.next.actor && game.next.actor.startsWith("player:") ? game.next.actor.slice(7) : null);
   const act = (action, extra = {}) => command(`/api/rummy/games/${game.id}/actions/`, { action, version: game.version, ...extra });
 
   function render() {
     $("rummy-new").hidden = playing();
     $("rummy-play").hidden = !playing();
+    // An ended game says no dealer ("Player 2 deals · ended early" read as if a deal were coming).
     $("rummy-title").textContent = game ? `· game ${game.number} · ` + (game.deal ? `deal ${game.deal} of ${game.deals_in_game}` +
-      ` · contract ${game.contract.join(" + ")} · ${game.dealer} deals` : "no deal yet") + (playing() ? "" : ` · ${game.state_label}`) : "";
+      ` · contract ${game.contract.join(" + ")}` + (playing() ? ` · ${game.dealer} deals` : "") : "no deal yet") +
+      (playing() ? "" : ` · ${game.state_label}`) : "";
     renderNew();
     if (playing()) renderPlay();
     renderSheet();

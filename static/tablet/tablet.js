@@ -1312,10 +1312,11 @@
     $("recall-list").replaceChildren(...r.data.map((x) => el("div", { class: "recall" },
       el("h4", { "data-recall-round": x.number, text: `Round ${x.number} · ${x.state_label} · ${when(x)}` }),
       el("div", {}, ...x.cards.map(cardChip)),
-      el("div", { text: x.decisions.map((d) => `${placeWords(d.actor)} ${d.action}`).join(", ") }),
+      el("div", { "data-recall-decisions": x.number, text: x.decisions.map((d) => `${placeWords(d.actor)} ${d.action}`)
+        .join(", ").replace(/^./, (c) => c.toUpperCase()) }),
       // Bets in the words of the settlement table ("Perfect Pairs", "Insurance behind", "Main bet, hand 2"), not API keys.
       el("div", { "data-recall-lines": x.number, text: x.settlement.map((l) => `Seat ${l.seat} ${betWords(l.bet)}` +
-        (l.hand !== null && l.hand !== undefined ? `, hand ${l.hand + 1}` : "") + `: ${l.result} ${l.net}`).join("; ") }),
+        (l.hand !== null && l.hand !== undefined ? `, hand ${l.hand + 1}` : "") + `: ${recallResult(l)}`).join("; ") }),
       el("div", { "data-recall-paid": x.number, text: x.payments.filter((p) => !p.superseded)
         .map((p) => `Paid seat ${p.seat} ${betWords(p.kind)} ${p.amount}`).join("; ") }),
       x.approvals.length ? el("div", { text: "approved: " + x.approvals.map((a) => `${a.kind} by ${a.approved_by} (${a.reason})`).join("; ") }) : null,
@@ -1325,7 +1326,14 @@
       PIT && ["settled", "mismatch", "closed"].includes(x.state) ? el("button", { class: "btn", type: "button",
         "data-recall-correct": x.id, text: "Correct a card", onclick: () => loadRound(x.id) }) : null)));
     $("recall-dialog").showModal();
-    $("recall-dialog").scrollTop = 0; // the newest round first in sight (showModal focused Close, at the bottom)
+    $("recall-dialog").scrollTop = 0; // the newest round first in sight
+  }
+  // A settlement line's result and amount as said elsewhere: "win 5.00", "lose 10.00" (it read "lose -10.00"),
+  // "push"; in chips at a pot game.
+  function recallResult(l) {
+    const c = cents(l.net);
+    if (c === 0) return l.result;
+    return `${l.result} ${sayCents(Math.abs(c))}` + (c < 0 && l.result !== "lose" && l.result !== "bust" ? " lost" : "");
   }
   // When a round opened, in the dashboard's words on the casino's clock ("Wed 25 Nov 22:00", the round
   // document's opened_words): never the browser's locale ("Wed, Nov 25") nor the server's ISO time.

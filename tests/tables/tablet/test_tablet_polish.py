@@ -113,7 +113,14 @@ def test_the_last_rounds_open_at_the_newest_round_with_its_time_in_the_dashboard
     table = demo_casino.tables["unlimited-blackjack"]
     services.table_open(table=table, actor=dealer)
     services.shoe_shuffle(table=table, actor=dealer)
-    for i in range(10):
+    # The oldest of the ten lost: 17 against the dealer's 19.
+    lost = services.round_open(table=table, actor=dealer, seats=[{"seat": 1, "wagers": {"main": "10.00"}}])
+    for code in ["TC", "9D", "7C", "TD"]:
+        services.round_add_card(round=lost, code=code, actor=dealer)
+    services.round_decide(round=lost, action="stand", actor=dealer)
+    services.round_settle(round=lost, actor=dealer)
+    services.round_record_paid(round=lost, paid={}, actor=dealer)
+    for i in range(9):
         rnd = services.round_open(table=table, actor=dealer, seats=[{"seat": 1, "wagers": {"main": "5.00"}}])
         for code in [f"{'23456789TJ'[i]}{suit}" for suit in "SHDC"]:
             services.round_add_card(round=rnd, code=code, actor=dealer)
@@ -129,3 +136,13 @@ def test_the_last_rounds_open_at_the_newest_round_with_its_time_in_the_dashboard
     assert box is not None and 0 <= box["y"] < 800, box  # in sight
     text = newest.inner_text()
     assert re.fullmatch(r"(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{1,2} [A-Z][a-z]{2} \d\d:\d\d", text.split(" · ")[-1]), text
+    # Scrolled to the oldest, the title and Close stay in sight (Close was at the bottom, 2,300 px down).
+    page.evaluate("document.getElementById('recall-dialog').scrollTop = 1e6")
+    assert page.inner_text(f"[data-recall-lines='{lost.number}']") == "Seat 1 Main bet: lose 10.00"  # not "lose -10.00"
+    assert page.inner_text(f"[data-recall-decisions='{lost.number}']") == "Seat 1 stand"
+    for sel in ("#recall-title", "[data-cmd='recall-close']"):
+        box = page.locator(sel).bounding_box()
+        assert box is not None and 0 <= box["y"] < 800, (sel, box)
+    assert page.inner_text("#recall-title") == "Last 10 rounds at this table, newest first"
+    page.click("[data-cmd='recall-close']")
+    page.wait_for_selector("#recall-dialog", state="hidden")

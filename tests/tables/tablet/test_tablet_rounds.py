@@ -453,7 +453,11 @@ def test_contract_rummy_a_deal_played_on_the_tablet_and_the_score_sheet_across_a
     game = RummyGame.objects.get(table=table)
     assert game.state == "ended" and game.scores["Player 2"] == [67]
     assert AuditEvent.objects.filter(action="rummy.game.end", payload__reason="players left the table").count() == 1
-    assert "ended" in page.inner_text("#rummy-title").lower()
+    assert "ended" in page.inner_text("#rummy-title").lower() and "deals" not in page.inner_text("#rummy-title")
+    assert "on" in page.get_attribute("[data-rummy-count='3']", "class").split()  # the next game: 3 players, as this one
+    page.reload()
+    page.wait_for_selector("#rummy-new:not([hidden])")
+    assert "on" in page.get_attribute("[data-rummy-count='3']", "class").split()
     assert page.inner_text("[data-sheet='Player 2']").split()[-1] == "67"  # the sheet so far stays
 
 
