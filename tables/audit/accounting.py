@@ -213,8 +213,14 @@ def win_drop_hold(t: PeriodTotals, *, confidence: float = 0.99) -> WinDropHold:
     theo_win = theo_cents(t.theo_win)
     z = (float(t.counted_win) - theo) / sigma if sigma > 0 else None
     flagged = z is not None and abs(z) > zq
-    reason = (f"counted win {t.counted_win} is {z:+.2f} σ from theory {theo_win} (band ±{zq:.2f} σ)"
-              if flagged and z is not None else "within the band")  # fmt: skip
+    if flagged and z is not None:
+        reason = f"counted win {t.counted_win} is {z:+.2f} σ from theory {theo_win} (band ±{zq:.2f} σ)"
+    elif not t.counted_shifts:  # nothing was judged: "within the band" over 0.00 / 0.00 read as a pass
+        reason = "not counted: no shift with an opener, a closer and a drop"
+    elif z is None:
+        reason = "no rounds to judge against theory"
+    else:
+        reason = "within the band"
     return WinDropHold(
         counted_win=t.counted_win, drop=t.drop,
         hold_pct=float(t.counted_win / t.drop * 100) if t.drop else None,

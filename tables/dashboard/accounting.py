@@ -17,10 +17,12 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
+from tables.access import is_cage_cashier, is_count_team, is_pit_boss
 from tables.audit.accounting import DENOMINATIONS
 from tables.audit.theory import HOUSE_GAMES
 from tables.days import day_text, parse_day
 from tables.models import AuditKind, AuditResult, Table
+from tables.models.accounting import TRANSFER_KINDS
 from tables.selectors import accounting as sel
 from tables.services import accounting as svc
 
@@ -58,12 +60,17 @@ def accounting(request: HttpRequest) -> HttpResponse:
     for r in ratings:
         r["minutes"] = r["seconds"] // 60
     slips = [sel.slip_document(s) for s in sel.slips(day=day)]
+    # Only the controls this user may use (the services refuse the rest): an auditor read Write slip, void
+    # and close, each a 403 when pressed.
+    pit, cage = is_pit_boss(request.user), is_cage_cashier(request.user)
+    can = {"slip": pit, "drop": is_count_team(request.user), "seat": pit, "rate": pit, "sign": pit or cage}
     for s in slips:  # the next step to sign, for the row's button
         state = s["state"]
-        s["next"] = state.removeprefix("awaiting ") if state.startswith("awaiting ") else None
+        s["next"] = state.removeprefix("awaiting ") if state.startswith("awaiting ") and (pit or cage) else None
+        s["can_void"] = pit or (cage and s["kind"] in TRANSFER_KINDS)
     return render(request, "dashboard/accounting.html", {
         "day": day, "day_note": day_note, "previous_day": day - timedelta(days=1), "next_day": day + timedelta(days=1),
-        "reconciliation": reconciliation, "holds": holds, "slips": slips,
+        "reconciliation": reconciliation, "holds": holds, "slips": slips, "can": can,
         "seated": list(sel.seated()), "ratings": ratings,
         "tables": Table.objects.filter(game__slug__in=HOUSE_GAMES).order_by("number"),
         "shifts": sel.SHIFT_NAMES, "current_shift": sel.shift_of(timezone.now())[1],

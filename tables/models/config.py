@@ -369,6 +369,9 @@ def check_line_names(game_slug: str, names: list[str]) -> None:
         )
 
 
+ODDS_TERM_MAX = 1_000_000  # the largest term of a pay line's odds a:b in lowest terms (10,000:1 jackpots fit)
+
+
 class PayLine(models.Model):
     """One line of a pay table: odds a:b on the wager, or N times the table minimum."""
 
@@ -440,6 +443,11 @@ class PayLine(models.Model):
             odds = parse_odds(text, field="odds")
         except InvalidInput as exc:
             raise ValidationError({"odds": exc.message}) from exc
+        # Stored as two whole numbers (a database integer each): a term past any real pay table is refused
+        # here, in words, rather than failing the save (odds of 10**21:1 were a 500 in the back office).
+        if max(odds.numerator, odds.denominator) > ODDS_TERM_MAX:
+            raise ValidationError({"odds": f"odds {text.strip()!r} are out of range: each side, in lowest terms, "
+                                           f"must be at most {ODDS_TERM_MAX:,}"})
         self.odds_numerator, self.odds_denominator = odds.numerator, odds.denominator
 
     def as_engine_json(self) -> dict[str, Any]:

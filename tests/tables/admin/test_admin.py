@@ -138,6 +138,19 @@ def test_non_positive_odds_are_shown_on_the_odds_field(games_manager) -> None:
     assert not PayTable.objects.filter(name="House pays").exists()
 
 
+@pytest.mark.parametrize("odds", ["999999999999999999999:1", "1:99999999999999999999", "1:0.0000001", "1e30:1"])
+def test_odds_past_any_pay_table_are_refused_in_words_not_a_500(games_manager, odds) -> None:
+    # The walk-through: 10**21:1 failed the save (the database's integer) with a bare Server Error.
+    g = game("mini-blackjack")
+    lines = _published_lines(g.slug)
+    lines[2]["odds"] = odds
+    response = _client(games_manager).post(_url(PayTable, "add"), _pay_table_post(g, lines))
+    assert response.status_code == 200
+    errors = response.context["inline_admin_formsets"][0].formset.errors
+    assert "out of range" in errors[2]["odds"][0] and "1,000,000" in errors[2]["odds"][0]
+    assert not PayTable.objects.filter(name="House pays").exists()
+
+
 def test_a_pay_table_missing_a_line_is_refused_naming_the_line(games_manager) -> None:
     g = game("unlimited-blackjack")
     lines = [line for line in _published_lines(g.slug) if line["name"] != "insurance"]

@@ -126,3 +126,26 @@ def test_the_pit_writes_signs_and_voids_a_slip_and_seats_a_player_from_the_page(
     page.locator("#slips tr[data-slip]", has_text="recount").wait_for(timeout=10_000)
     assert slip.void.reason == "recount: the 25s were stacked twice"
     context.close()
+
+
+@pytest.mark.django_db
+def test_each_reader_is_offered_only_the_controls_their_role_may_use(demo_casino, pit_boss, auditor):
+    # The walk-through: the auditor read Write slip, Enter drop, Seat player, void, pause and close, each a
+    # 403 when pressed.
+    from tables.access import COUNT_TEAM
+
+    day, _ = _floor(demo_casino)
+    url = f"/dashboard/accounting/?day={day.isoformat()}"
+    cage = UserFactory(username="cage")
+    cage.groups.add(Group.objects.get(name=CAGE_CASHIER))
+    count = UserFactory(username="count")
+    count.groups.add(Group.objects.get(name=COUNT_TEAM))
+    pages = {who: client_for(user).get(url).content.decode()
+             for who, user in (("pit", pit_boss), ("auditor", auditor), ("cage", cage), ("count", count))}
+    assert all(f'id="{f}"' in pages["pit"] for f in ("slip-form", "seat-form")) and "/void/" in pages["pit"]
+    auditor_page = pages["auditor"]
+    for control in ('id="slip-form"', 'id="drop-form"', 'id="seat-form"', "/void/", "/sign/", "/ratings/"):
+        assert control not in auditor_page, control
+    assert "Read only" in auditor_page
+    assert 'id="drop-form"' in pages["count"] and 'id="slip-form"' not in pages["count"]
+    assert 'id="slip-form"' not in pages["cage"]
