@@ -379,11 +379,13 @@
         ...bjGame.players.map((p) => el("div", { class: "chip-row" + (p.eliminated ? " out" : ""), "data-stack": p.player },
           el("span", { class: "label", text: p.player.toLowerCase() === `seat ${p.seat}` ? `Seat ${p.seat}` : `Seat ${p.seat} · ${p.player}` }),
           el("span", { class: "amount", text: p.eliminated ? "out" : `${p.stack} chips` }))),
+        // Until the game as the paid hand left it is read (its stacks and version), its buttons wait: a tap
+        // in between sent the game's old version and was refused as a conflict.
         dealing ? el("button", { class: "btn primary big", id: "btn-next-hand", type: "button", text: "Deal next hand",
-          onclick: nextHand }) : null,
+          disabled: !!bjGame.stale, onclick: nextHand }) : null,
         // Asked first, with a reason (one tap ended the game: the button stands under "Deal next hand").
         dealing ? el("button", { class: "btn ghost", id: "btn-end-game", type: "button", text: "End game…",
-          onclick: () => $("end-game-dialog").showModal() }) : null);
+          disabled: !!bjGame.stale, onclick: () => $("end-game-dialog").showModal() }) : null);
   }
 
   function seatsPayload() {
@@ -1261,6 +1263,7 @@
       (paid[seat] = paid[seat] || {})[kind] = money(c);
     }
     const r = await command(`/api/rounds/${round.id}/paid/`, { paid, version: round.version });
+    if (r && POT && bjGame) bjGame = { ...bjGame, stale: true }; // read again just below
     if (r) { round = r; seatsPaid.clear(); render(); }
     if (r && POT) await refresh(); // the stacks the hand left, for the next hand
   }

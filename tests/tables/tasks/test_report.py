@@ -58,6 +58,10 @@ def test_the_report_files_are_written_and_listed(floor, reports_dir):
     html = (reports_dir / report.html_path).read_text()
     assert "gaming day Fri 20 Nov 2026" in html and "data:image/png;base64," in html
     assert "2026-11-20" not in html.split("<body>")[1]  # the day in words on the page
+    # The top flagged tables in words too (the section was empty but for the chart), win/drop with its %.
+    top = html.split('id="top-flagged"')[1].split("</")[0]
+    assert "table" in top, top
+    assert "—%" not in html
     assert (reports_dir / report.pdf_path).read_bytes().startswith(b"%PDF")
     rows = list(csv.DictReader(io.StringIO((reports_dir / report.csv_path).read_text())))
     day_rows = [r for r in rows if r["section"] == "hold" and r["period"] == "day"]
