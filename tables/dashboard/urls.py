@@ -21,6 +21,7 @@ urlpatterns = [
     path("rounds/<int:pk>/", v.round_detail, name="round"),
     path("reports/", v.reports, name="reports"),
     path("reports/<int:pk>/<str:kind>/", v.report_file, name="report-file"),
+    path("reports/<int:pk>/earlier/<int:n>/<str:kind>/", v.report_file, name="report-earlier-file"),
     path("accounting/", accounting.accounting, name="accounting"),
     path("reports/run/", r.run_audit, name="report-run"),
     path("reports/run/<str:day>/", r.run_progress, name="report-run-progress"),

@@ -346,11 +346,17 @@ CONTENT_TYPES = {"html": "text/html; charset=utf-8", "pdf": "application/pdf", "
 @csp_update({"style-src": ["'unsafe-inline'"]})
 @require_GET
 @dashboard_view
-def report_file(request: HttpRequest, pk: int, kind: str) -> FileResponse:
-    """Download one file of a report (the path comes from the row, never from the request)."""
+def report_file(request: HttpRequest, pk: int, kind: str, n: int | None = None) -> FileResponse:
+    """Download one file of a report, or of its ``n``-th earlier version (the path comes from the row,
+    never from the request)."""
     report = get_object_or_404(AuditReport, pk=pk)
-    rel = {"html": report.html_path, "pdf": report.pdf_path, "csv": report.csv_path}.get(kind)
-    if not rel:
+    paths: dict[str, Any] = {"html": report.html_path, "pdf": report.pdf_path, "csv": report.csv_path}
+    if n is not None:
+        if not 0 <= n < len(report.earlier):
+            raise Http404("no such earlier version")
+        paths = report.earlier[n]
+    rel = paths.get(f"{kind}_path") if n is not None else paths.get(kind)
+    if kind not in CONTENT_TYPES or not rel or not isinstance(rel, str):
         raise Http404("no such file")
     root = reports_root().resolve()
     path = (root / rel).resolve()

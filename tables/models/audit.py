@@ -150,6 +150,10 @@ class AuditReport(models.Model):
     summary = models.JSONField(default=dict)
     emailed_to = models.CharField(max_length=500, blank=True)
     error = models.TextField(blank=True)
+    # A run of the day again that changed the report keeps the one before (its files renamed, never
+    # overwritten): what an auditor or a recipient read stays readable.
+    earlier = models.JSONField(default=list, blank=True, help_text="earlier versions of this day's report, oldest "
+                               "first: [{finished_at, html_path, pdf_path, csv_path, summary, emailed_to}]")
     # The nightly fan-out's join: the tables audited by this run, when the run started, and when the
     # last table's task claimed the report (a conditional update: exactly one task builds it).
     run = models.CharField(max_length=40, blank=True, help_text="token of the nightly run")

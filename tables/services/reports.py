@@ -577,9 +577,15 @@ def reports_root() -> Path:
 
 
 def build_report(day: date, *, email: bool = True) -> AuditReport:
-    """Gather, render and store the report of ``day``; replace an earlier one; e-mail it if configured."""
+    """Gather, render and store the report of ``day``; e-mail it if configured.
+
+    A report of the day already there is replaced only when the same: one that differs (the day's rounds
+    or findings changed since) is kept as an earlier version, its files renamed (``earlier``), and the new
+    one is e-mailed again as a revision."""
+    before = AuditReport.objects.filter(gaming_day=day, status=ReportStatus.DONE).exclude(csv_path="").first()
     report, _ = AuditReport.objects.update_or_create(
         gaming_day=day, defaults={"status": ReportStatus.RUNNING, "error": "", "finished_at": None})
+    revised = False
     try:
         data = gather(day)
         data.charts = charts(data)
@@ -587,9 +593,13 @@ def build_report(day: date, *, email: bool = True) -> AuditReport:
         folder = reports_root() / rel
         folder.mkdir(parents=True, exist_ok=True)
         stem = f"audit-{day.isoformat()}"
-        (folder / f"{stem}.html").write_text(render_html(data), encoding="utf-8")
-        (folder / f"{stem}.csv").write_text(render_csv(data), encoding="utf-8")
-        (folder / f"{stem}.pdf").write_bytes(render_pdf(data))
+        html, text, pdf = render_html(data), render_csv(data), render_pdf(data)
+        if before is not None and _differs(before, text):
+            _keep_earlier(before)
+            revised = True
+        (folder / f"{stem}.html").write_text(html, encoding="utf-8")
+        (folder / f"{stem}.csv").write_text(text, encoding="utf-8")
+        (folder / f"{stem}.pdf").write_bytes(pdf)
     except Exception as exc:
         AuditReport.objects.filter(pk=report.pk).update(status=ReportStatus.FAILED, error=repr(exc)[:2000])
         raise
@@ -599,6 +609,7 @@ def build_report(day: date, *, email: bool = True) -> AuditReport:
         AuditReport.objects.filter(pk=report.pk).update(
             status=ReportStatus.DONE, finished_at=timezone.now(), summary=summary,
             html_path=str(rel / f"{stem}.html"), pdf_path=str(rel / f"{stem}.pdf"), csv_path=str(rel / f"{stem}.csv"),
+            **({"emailed_to": ""} if revised else {}),  # a revision goes to the recipients again
         )  # fmt: skip
     report.refresh_from_db()
     recipients = conf.audit_report_recipients()
@@ -607,11 +618,35 @@ def build_report(day: date, *, email: bool = True) -> AuditReport:
     return report
 
 
+def _differs(before: AuditReport, text: str) -> bool:
+    """Whether the new report's data (its CSV: every figure and finding, no clock) differs from the stored one."""
+    try:
+        return (reports_root() / before.csv_path).read_bytes() != text.encode("utf-8")
+    except OSError:
+        return False  # its files are gone: nothing left to keep
+
+
+def _keep_earlier(before: AuditReport) -> None:
+    """Rename the stored report's files after the time it was made and list them in ``earlier``."""
+    root = reports_root()
+    stamp = f"{timezone.localtime(before.finished_at or timezone.now()):%Y%m%dT%H%M%S}"
+    entry: dict[str, Any] = {"finished_at": before.finished_at.isoformat() if before.finished_at else None,
+                             "summary": before.summary, "emailed_to": before.emailed_to}  # fmt: skip
+    for kind in ("html", "pdf", "csv"):
+        rel = Path(getattr(before, f"{kind}_path"))
+        kept = rel.with_name(f"{rel.stem}.{stamp}{rel.suffix}")
+        if (root / rel).is_file():
+            (root / rel).replace(root / kept)
+        entry[f"{kind}_path"] = str(kept)
+    AuditReport.objects.filter(pk=before.pk).update(earlier=[*before.earlier, entry])
+
+
 def send_report(report: AuditReport, recipients: list[str]) -> None:
     """E-mail the PDF and CSV through Django's mail settings; remember who got it (sent once)."""
     root = reports_root()
+    revision = f" (revision {len(report.earlier) + 1})" if report.earlier else ""
     msg = EmailMessage(
-        subject=f"Audit report {report.gaming_day.isoformat()}",
+        subject=f"Audit report {report.gaming_day.isoformat()}{revision}",
         body=(f"The nightly audit report of gaming day {report.gaming_day.isoformat()}: "
               f"{report.summary.get('rounds')} rounds, {report.summary.get('findings')} findings, "
               f"{report.summary.get('flagged_holds')} hold anomalies."),

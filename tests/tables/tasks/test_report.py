@@ -89,6 +89,40 @@ def test_the_report_is_emailed_once_when_recipients_are_set(floor, reports_dir, 
     assert names == ["audit-2026-11-20.pdf", "audit-2026-11-20.csv"]
 
 
+def test_a_run_that_changes_the_report_keeps_the_one_before_and_sends_the_revision(
+        floor, reports_dir, settings, auditor):
+    # The walk-through: running the audit of a day again overwrote its report; what an auditor or a
+    # recipient had read was gone.
+    from tests.tables.dashboard.conftest import client_for
+
+    settings.AUDIT_REPORT_RECIPIENTS = ["audit@example.com"]
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    first = build_report(DAY)
+    old_csv = (reports_dir / first.csv_path).read_bytes()
+    floor[0].round(at(3), ["5S", "6H", "7D"], nets={"main": "-25.00"}, wagers={"main": "25.00"})  # a round found late
+    audit_floor_day(DAY)
+    second = build_report(DAY)
+    assert AuditReport.objects.filter(gaming_day=DAY).count() == 1
+    assert second.summary["rounds"] == 8 and len(second.earlier) == 1
+    kept = second.earlier[0]
+    assert kept["summary"]["rounds"] == 7 and kept["emailed_to"] == "audit@example.com"
+    assert (reports_dir / kept["csv_path"]).read_bytes() == old_csv  # the earlier version, as it was
+    assert all((reports_dir / kept[f"{k}_path"]).is_file() for k in ("html", "pdf", "csv"))
+    assert (reports_dir / second.csv_path).read_bytes() != old_csv
+    assert [m.subject for m in mail.outbox] == ["Audit report 2026-11-20", "Audit report 2026-11-20 (revision 2)"]
+    # The reports page lists it, and its files are served from the row.
+    auditor_client = client_for(auditor)
+    page = auditor_client.get("/dashboard/reports/").content.decode()
+    assert 'data-earlier="1"' in page and "earlier version, made" in page
+    got = auditor_client.get(f"/dashboard/reports/{second.pk}/earlier/0/csv/")
+    assert got.status_code == 200 and b"".join(got.streaming_content) == old_csv
+    assert auditor_client.get(f"/dashboard/reports/{second.pk}/earlier/1/csv/").status_code == 404
+    assert auditor_client.get(f"/dashboard/reports/{second.pk}/earlier/0/exe/").status_code == 404
+    # The same data again: nothing new to keep, nothing sent again.
+    third = build_report(DAY)
+    assert len(third.earlier) == 1 and len(mail.outbox) == 2
+
+
 def test_run_audit_prints_the_report_paths(floor, reports_dir):
     out = StringIO()
     call_command("run_audit", "--date", DAY.isoformat(), stdout=out, stderr=StringIO())
