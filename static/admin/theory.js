@@ -50,3 +50,50 @@
     start();
   }
 })();
+
+/* The theory as the lines are edited: on a draft's change page, every change to a line (odds, multiple,
+   deleted, added) posts the form as it stands to the preview URL (nothing is saved) and shows the
+   figures it returns, marked as a preview.  Exact lines come back in well under a second. */
+(function () {
+  "use strict";
+  var DELAY_MS = 400;
+
+  function start() {
+    var block = document.querySelector(".theory[data-preview-url]");
+    var form = document.querySelector("#paytable_form");
+    if (!block || !form || !form.querySelector("[name$='-odds']:not([readonly])")) { return; }
+    var timer = null;
+    var asked = 0;
+    function preview() {
+      var mine = ++asked;
+      var current = document.querySelector(".theory[data-preview-url]");
+      fetch(current.getAttribute("data-preview-url"), {
+        method: "POST", credentials: "same-origin", body: new FormData(form),
+        headers: {"Accept": "application/json", "X-CSRFToken": form.querySelector("[name=csrfmiddlewaretoken]").value}
+      })
+        .then(function (r) { if (!r.ok) { throw new Error("HTTP " + r.status); } return r.json(); })
+        .then(function (data) {
+          if (mine !== asked) { return; } // a later edit's answer is on its way
+          var holder = document.createElement("div");
+          holder.innerHTML = data.html;
+          var fresh = holder.querySelector(".theory");
+          var now = document.querySelector(".theory[data-preview-url]");
+          if (fresh && now) { now.replaceWith(fresh); }
+        })
+        .catch(function () { /* the saved figures stay; Save computes them anyway */ });
+    }
+    function changed(ev) {
+      if (!ev.target.name || !/^lines-/.test(ev.target.name)) { return; }
+      window.clearTimeout(timer);
+      timer = window.setTimeout(preview, DELAY_MS);
+    }
+    form.addEventListener("input", changed);
+    form.addEventListener("change", changed);
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();

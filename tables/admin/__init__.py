@@ -21,7 +21,9 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.decorators import method_decorator
 from django.utils.html import format_html, format_html_join
+from django.views.decorators.http import require_POST
 from simple_history.admin import SimpleHistoryAdmin
 
 from tables import conf, services
@@ -637,7 +639,9 @@ class PayTableAdmin(VersionedAdmin):
 
     def get_urls(self) -> list[Any]:
         theory = path("<int:pk>/theory/", self.admin_site.admin_view(self.theory_view), name="tables_paytable_theory")
-        return [theory, *super().get_urls()]
+        preview = path("<int:pk>/theory/preview/", self.admin_site.admin_view(self.theory_preview_view),
+                       name="tables_paytable_theory_preview")
+        return [theory, preview, *super().get_urls()]
 
     def theory_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         """JSON: the theory of this version (polled while its simulation runs); POST retries a failure."""
@@ -645,6 +649,14 @@ class PayTableAdmin(VersionedAdmin):
         if not self.has_view_permission(request, obj):
             raise PermissionDenied
         return admin_theory.theory_json(request, obj, can_retry=request.user.has_perm("tables.add_paytable"))
+
+    @method_decorator(require_POST)
+    def theory_preview_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        """JSON: the theory of the lines as the change form holds them now (not saved): shown as they are edited."""
+        obj = get_object_or_404(PayTable.objects.select_related("game"), pk=pk)
+        if not self.has_change_permission(request, obj):  # who may edit, before any computing
+            raise PermissionDenied
+        return admin_theory.preview_json(request, obj)
 
     class Media:
         js = ("admin/theory.js",)

@@ -10,14 +10,15 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, JsonResponse
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
 from tables.engine.settlement import bet_words
-from tables.models import PayTable, RuleSet, TheoryResult, TheoryStatus
+from tables.models import PayLine, PayTable, RuleSet, TheoryResult, TheoryStatus
+from tables.models.config import PayLineKind, canonical_line_name
 from tables.services.theory import default_rule_set, retry_theory, rule_set_house_edge, theory_for
 
 RUNNING = ("pending", "running")
@@ -43,8 +44,9 @@ def theory_url(pay_table: PayTable, rule_set: RuleSet | None) -> str:
     return f"{url}?rule_set={rule_set.pk}" if rule_set is not None else url
 
 
-def render_theory(theory: dict[str, Any], pay_table: PayTable, rule_set: RuleSet | None) -> SafeString:
-    """The theory block of a pay table's page."""
+def render_theory(theory: dict[str, Any], pay_table: PayTable, rule_set: RuleSet | None, *,
+                  preview: bool = False) -> SafeString:
+    """The theory block of a pay table's page (``preview``: of the lines as edited, not saved)."""
     lines = [{**line, "probability_text": probability_text(line["probability"]),
               "contribution_text": pct(line["contribution"]),
               "over": line["contribution"] is not None and line["contribution"] > 1} for line in theory["lines"]]
@@ -62,7 +64,8 @@ def render_theory(theory: dict[str, Any], pay_table: PayTable, rule_set: RuleSet
         "over": [bet_words(b["bet"]) for b in bets if b["over"]],
         "ci95": pct(theory["ci95"], 3) if theory.get("ci95") is not None else "",
         "rules_label": str(rule_set) if rule_set is not None else "the game's published rules",
-        "url": theory_url(pay_table, rule_set),
+        "url": theory_url(pay_table, rule_set), "preview": preview,
+        "preview_url": reverse("admin:tables_paytable_theory_preview", args=[pay_table.pk]),
     }
     return mark_safe(render_to_string("admin/tables/theory_block.html", context))  # noqa: S308  (a template)
 
@@ -93,6 +96,50 @@ def theory_json(request: HttpRequest, pay_table: PayTable, *, can_retry: bool) -
             retry_theory(result)
     theory = theory_for(pay_table, rule_set)
     return JsonResponse({**theory, "html": str(render_theory(theory, pay_table, rule_set))})
+
+
+PREVIEW_MAX_LINES = 200
+TABLE_MINIMUM_MAX = 1_000_000
+
+
+def posted_lines(post: Any) -> tuple[dict[str, Any], str]:
+    """The pay lines as the page's form holds them (the inline ``lines-N-...`` fields, rows marked for
+    deletion and empty rows left out), in the engine's JSON; or a sentence naming the first bad line."""
+    try:
+        total = min(int(post.get("lines-TOTAL_FORMS", "0")), PREVIEW_MAX_LINES)
+    except ValueError:
+        return {"lines": []}, "the form's line count is not a number"
+    lines: list[dict[str, Any]] = []
+    for i in range(max(total, 0)):
+        field = f"lines-{i}-"
+        name = str(post.get(field + "name") or "").strip()
+        if not name or post.get(field + "DELETE"):
+            continue
+        if post.get(field + "kind") == PayLineKind.TABLE_MINIMUM:
+            raw = str(post.get(field + "table_minimum") or "").strip()
+            if not raw.isdigit() or not 0 < int(raw) <= TABLE_MINIMUM_MAX:
+                return {"lines": []}, f"{name}: the multiple of the table minimum must be a whole number from 1 to {TABLE_MINIMUM_MAX:,}"
+            lines.append({"name": canonical_line_name(name), "pays": {"table_minimum": int(raw)}})
+            continue
+        line = PayLine()
+        try:
+            line.set_odds(str(post.get(field + "odds") or ""))
+        except ValidationError as exc:
+            return {"lines": []}, f"{name}: {' '.join(exc.message_dict['odds'])}"
+        lines.append({"name": canonical_line_name(name), "pays": {"odds": line.odds_text}})
+    return {"lines": lines}, ""
+
+
+def preview_json(request: HttpRequest, pay_table: PayTable) -> JsonResponse:
+    """POST (the change form as it stands): the theory of the lines being edited, not saved, as ``html``."""
+    lines, problem = posted_lines(request.POST)
+    rule_set = default_rule_set(pay_table)
+    if problem:
+        theory: dict[str, Any] = {"status": "invalid", "error": problem, "lines": [], "bets": {}, "rtp": None,
+                                  "house_edge": None, "simulation": None}  # fmt: skip
+    else:
+        theory = theory_for(pay_table, rule_set, lines=lines, enqueue=False)
+    return JsonResponse({**theory, "html": str(render_theory(theory, pay_table, rule_set, preview=True))})
 
 
 def rule_set_edge_html(rule_set: RuleSet | None) -> SafeString | str:

@@ -102,7 +102,7 @@ def exact_theory(game: str, pay_lines: dict[str, Any], rules: ShoeRules) -> dict
 
 
 def theory_for(pay_table: PayTable, rule_set: RuleSet | None = None, *, strategy: str | None = None,
-               enqueue: bool = True) -> dict[str, Any]:
+               enqueue: bool = True, lines: dict[str, Any] | None = None) -> dict[str, Any]:
     """RTP and house edge of ``pay_table`` under ``rule_set`` (None: the game's published rules).
 
     Returns at once, as plain JSON::
@@ -125,10 +125,13 @@ def theory_for(pay_table: PayTable, rule_set: RuleSet | None = None, *, strategy
     there is none yet, a ``TheoryResult`` row is created and the Celery task queued after commit
     (``enqueue=False`` only reads).  Player-versus-player games have no house lines (``status``
     "none").  The hold audit takes the main wager's ``house_edge`` from here as theory.
+
+    ``lines`` (the engine's ``{"lines": [...]}``): a preview of lines not saved yet, as they are edited;
+    exact lines at once, simulated ones left pending (a preview is never simulated).
     """
     game = pay_table.game.slug
     strategy = strategy or simulation_strategy()
-    pay_lines = pay_table.as_engine_json()
+    pay_lines = lines if lines is not None else pay_table.as_engine_json()
     base: dict[str, Any] = {
         "game": game, "pay_table": pay_table.pk, "pay_table_version": pay_table.version,
         "rule_set": rule_set.pk if rule_set is not None else None, "rules_hash": None,
@@ -155,7 +158,7 @@ def theory_for(pay_table: PayTable, rule_set: RuleSet | None = None, *, strategy
     if not out["pending"]:
         out["status"] = "done" if out["bets"] else "none"
         return out
-    if game not in SIMULATED_GAMES:  # pending lines only ever come from the simulated game
+    if game not in SIMULATED_GAMES or lines is not None:  # pending lines only come from the simulated game
         out["status"] = "pending"
         return out
     result = _result_for(pay_table, rule_set, game, pay_lines, rules, strategy, enqueue=enqueue)

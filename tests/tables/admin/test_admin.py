@@ -254,6 +254,38 @@ def test_the_pay_table_page_shows_the_theoretical_return(games_manager) -> None:
     assert "house edge 0.2101%" in page  # main wager, total-dependent basic strategy
 
 
+def _draft_post(draft: PayTable, **odds: str) -> dict[str, Any]:
+    """The change form of ``draft`` as the page posts it, with the odds of the lines named (``__`` for ``/``)."""
+    lines = [{"id": line.pk, "pay_table": draft.pk, "position": line.position, "name": line.name, "label": line.label,
+              "kind": line.kind, "odds": odds.get(line.name.replace("/", "__"), line.odds_text),
+              "table_minimum": line.table_minimum or ""} for line in draft.lines.order_by("position")]
+    data = _pay_table_post(draft.game, lines, name=draft.name)
+    data["lines-INITIAL_FORMS"] = str(len(lines))
+    return data
+
+
+def test_the_theory_is_previewed_as_the_lines_are_edited_and_nothing_is_saved(games_manager, auditor) -> None:
+    # The walk-through: the house edge changed only after Save; the issue asks for it as the lines are edited.
+    published_table = PayTable.objects.get(game__slug="unlimited-blackjack", status=VersionStatus.PUBLISHED)
+    _client(games_manager).post(_url(PayTable, "new_draft", published_table.pk))
+    draft = PayTable.objects.get(game=published_table.game, name=published_table.name, version=2)
+    url = reverse("admin:tables_paytable_theory_preview", args=[draft.pk])
+    before = {line.name: line.odds_text for line in draft.lines.all()}
+    answer = _client(games_manager).post(url, _draft_post(draft)).json()
+    assert answer["status"] == "done" and abs(answer["bets"]["perfect-pairs"]["rtp"] - 398 / 415) < 1e-9
+    # Perfect Pairs' mixed pair 25:1 → 30:1: its RTP moves at once.
+    pp = next(line.name for line in draft.lines.all() if line.name.startswith("perfect-pairs/") and line.odds_text == "25:1")
+    edited = _client(games_manager).post(url, _draft_post(draft, **{pp.replace("/", "__"): "30:1"})).json()
+    assert edited["bets"]["perfect-pairs"]["rtp"] > answer["bets"]["perfect-pairs"]["rtp"]
+    assert "Preview of the lines as edited, not saved yet" in edited["html"]
+    assert {line.name: line.odds_text for line in draft.lines.all()} == before  # nothing saved
+    # A bad line is said, naming it; the auditor may not ask; a GET is not a preview.
+    bad = _client(games_manager).post(url, _draft_post(draft, **{pp.replace("/", "__"): "lots"})).json()
+    assert bad["status"] == "invalid" and bad["error"].startswith(pp) and "Not computed" in bad["html"]
+    assert _client(auditor).post(url, _draft_post(draft)).status_code == 403
+    assert _client(games_manager).get(url).status_code == 405
+
+
 @pytest.mark.parametrize("persona", ["games_manager", "pit_boss", "auditor"])
 def test_the_back_office_index_renders_for_each_staff_role(persona, request) -> None:
     user = request.getfixturevalue(persona)

@@ -47,3 +47,34 @@ def test_the_pay_table_page_shows_progress_then_the_figures_without_a_reload(bro
     assert f"RTP {pct(result.rtp)}, house edge {pct(result.house_edge)}" in total
     assert reloads == []  # it came by polling, not by a reload
     context.close()
+
+
+def test_a_drafts_theory_follows_the_odds_as_they_are_typed(browser, live_server, demo_casino, games_manager) -> None:
+    # The walk-through: the house edge stayed on the old figures until Save.
+    from django.test import Client
+    from django.urls import reverse
+
+    client = Client()
+    client.force_login(games_manager)
+    published = PayTable.objects.get(game__slug="unlimited-blackjack", status=VersionStatus.PUBLISHED)
+    assert client.post(reverse("admin:tables_paytable_new_draft", args=[published.pk])).status_code == 302
+    draft = PayTable.objects.get(game=published.game, name=published.name, version=published.version + 1)
+    line = next(x for x in draft.lines.order_by("position") if x.name.startswith("perfect-pairs/") and x.odds_text == "25:1")
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
+    page = context.new_page()
+    page.goto(f"{live_server.url}/admin/tables/paytable/{draft.pk}/change/")
+    before = page.inner_text(".theory-bets [data-bet='perfect-pairs']")
+    index = page.evaluate("(name) => [...document.querySelectorAll(\"[name^='lines-'][name$='-name']\")]"
+                          ".find((el) => el.value === name).name.split('-')[1]", line.name)
+    page.fill(f"[name='lines-{index}-odds']", "30:1")
+    page.wait_for_selector(".theory[data-preview] .theory-preview")
+    after = page.inner_text(".theory-bets [data-bet='perfect-pairs']")
+    assert after != before, (before, after)
+    assert "not saved yet" in page.inner_text(".theory-preview")
+    line.refresh_from_db()
+    assert line.odds_text == "25:1"  # a preview saves nothing
+    page.fill(f"[name='lines-{index}-odds']", "0:1")  # a bad value: said, naming the line
+    page.wait_for_selector(".theory[data-preview] .errornote")
+    assert line.name in page.inner_text(".theory .errornote")
+    context.close()
