@@ -199,16 +199,28 @@ def _result_for(pay_table: PayTable, rule_set: RuleSet | None, game: str, pay_li
     if result is None:
         if not enqueue:
             return None
+        # The same lines under the same rules were simulated already for another version (a new draft
+        # before any change): its figures are this version's too, without simulating them again.
+        same = (TheoryResult.objects.filter(game=game, pay_table_hash=key["pay_table_hash"], rules_hash=key["rules_hash"],
+                                            strategy=strategy, status=TheoryStatus.DONE,
+                                            rounds_requested=simulation_rounds())
+                .order_by("-computed_at").first())  # fmt: skip
+        copied = {} if same is None else {
+            "status": TheoryStatus.DONE, "progress": 1.0, "lines": same.lines, "rtp": same.rtp,
+            "house_edge": same.house_edge, "ci95": same.ci95, "rounds": same.rounds, "seconds": same.seconds,
+            "detail": {**same.detail, "copied_from": same.pk}, "started_at": same.started_at,
+            "computed_at": same.computed_at}
         try:
             with transaction.atomic():
                 result = TheoryResult.objects.create(
                     **key, rule_set=rule_set, game=game, rules=rules.to_params(), pay_lines=pay_lines,
-                    rounds_requested=simulation_rounds(),
+                    rounds_requested=simulation_rounds(), **copied,
                 )
         except IntegrityError:
             # Asked for twice at once: the other request created the row and queued the task.
             return TheoryResult.objects.filter(**key).first()
-        _enqueue_on_commit(result.pk)
+        if same is None:
+            _enqueue_on_commit(result.pk)
     elif enqueue and result.status in (TheoryStatus.PENDING, TheoryStatus.RUNNING):
         _requeue_if_stale(result)
     return result

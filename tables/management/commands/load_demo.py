@@ -69,6 +69,11 @@ class Command(BaseCommand):
             help="Also play N gaming days of simulated rounds at the house-banked tables (real engines) and audit "
                  "them, so the dashboard and reports show something; only when no round exists yet.",
         )  # fmt: skip
+        parser.add_argument(
+            "--theory", action="store_true",
+            help="Also queue the simulated theory of the published pay tables (Finnish 27) for the worker, rather "
+                 "than when someone first opens the pay table's page (bin/run does).",
+        )  # fmt: skip
 
     def handle(self, *args: Any, **options: Any) -> None:
         call_command("seed_games", stdout=self.stdout)
@@ -87,6 +92,13 @@ class Command(BaseCommand):
                 table.full_clean()
                 table.save()
             self._users(reset=options["reset_passwords"])
+            if options["theory"]:
+                # The published pay tables' simulated theory (Finnish 27) queued now, for the worker to compute,
+                # rather than when someone first opens the page (it showed "simulating…" for a minute and a half).
+                from tables.services.theory import default_rule_set, theory_for
+
+                for pay_table in PayTable.objects.filter(status=VersionStatus.PUBLISHED).select_related("game"):
+                    theory_for(pay_table, default_rule_set(pay_table))
         self.stdout.write(self.style.SUCCESS(f"Demo casino ready: {CASINO} / {PIT}, tables 1-{len(DEMO_TABLES)}."))
         self.stdout.write("Demo logins (user / password / role):")
         for username, password, role, _ in DEMO_USERS:

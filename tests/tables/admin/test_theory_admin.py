@@ -169,3 +169,44 @@ def test_the_cached_results_are_listed_read_only(auditor, games_manager) -> None
     page = _client(auditor).get(url)
     assert page.status_code == 200 and b"rule-text" in page.content
     assert _client(games_manager).get(reverse("admin:tables_theoryresult_add")).status_code == 403
+
+
+def test_a_new_draft_with_the_same_lines_takes_the_simulated_figures_without_simulating_again(
+        games_manager, queued, django_capture_on_commit_callbacks) -> None:
+    # The walk-through: opening the published table and then its new draft (lines unchanged) ran two
+    # identical 25-million-round simulations side by side.
+    published = f27_table()
+    with django_capture_on_commit_callbacks(execute=True):
+        theory_for(published)
+    first = TheoryResult.objects.get(pay_table=published)
+    compute_theory(first.pk)
+    assert queued == [first.pk]
+    _client(games_manager).post(reverse("admin:tables_paytable_new_draft", args=[published.pk]))
+    draft = PayTable.objects.get(game=published.game, name=published.name, version=published.version + 1)
+    with django_capture_on_commit_callbacks(execute=True):
+        out = theory_for(draft)
+    copy = TheoryResult.objects.get(pay_table=draft)
+    first.refresh_from_db()
+    assert queued == [first.pk]  # nothing simulated again
+    assert copy.status == TheoryStatus.DONE and copy.detail["copied_from"] == first.pk
+    assert (copy.rtp, copy.house_edge, copy.lines) == (first.rtp, first.house_edge, first.lines)
+    assert out["status"] == "done" and out["house_edge"] == theory_for(published)["house_edge"]
+    # A line changed: its own simulation.
+    line = draft.lines.exclude(kind="table_minimum").first()
+    line.set_odds("7:1" if line.odds_text != "7:1" else "8:1")
+    line.save()
+    with django_capture_on_commit_callbacks(execute=True):
+        theory_for(draft)
+    assert len(queued) == 2 and queued[1] != first.pk
+
+
+def test_load_demo_with_theory_queues_the_published_simulations(queued, django_capture_on_commit_callbacks) -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("load_demo", "--theory", stdout=StringIO())
+    rows = TheoryResult.objects.filter(pay_table__status=VersionStatus.PUBLISHED)
+    assert rows.filter(game="finnish-27").count() == 1
+    assert sorted(queued) == sorted(rows.values_list("pk", flat=True))
