@@ -207,9 +207,14 @@ class TableAdmin(HistoryAdmin):
 
 @admin.register(Game)
 class GameAdmin(HistoryAdmin):
-    list_display = ("name", "slug", "kind", "pay_lines")
+    list_display = ("name", "slug_code", "kind", "pay_lines")
     list_filter = ("kind",)
     search_fields = ("name", "slug")
+
+    @admin.display(description="slug", ordering="slug")
+    def slug_code(self, obj: Game) -> str:
+        # The code itself (the field has choices: the list showed their labels, "Bluffjack" under "Slug").
+        return obj.slug
 
     def get_readonly_fields(self, request: HttpRequest, obj: Game | None = None) -> Any:
         # The slug ties the game to its engine and rule text; it does not change once created.

@@ -41,6 +41,12 @@ def test_every_tables_changelist_renders_for_a_games_manager(games_manager, demo
         assert response.status_code == 200, model
 
 
+def test_the_game_list_shows_each_games_slug_itself(games_manager, demo_casino) -> None:
+    # The walk-through: the Slug column read "Unlimited Blackjack" (the field's choice label).
+    html = _client(games_manager).get(_url(Game, "changelist")).content.decode()
+    assert '<td class="field-slug_code">unlimited-blackjack</td>' in html
+
+
 def test_every_configuration_add_page_renders_for_a_games_manager(games_manager) -> None:
     client = _client(games_manager)
     for model in (Casino, Pit, Table, RuleSet, PayTable):

@@ -64,6 +64,8 @@ def test_a_drafts_theory_follows_the_odds_as_they_are_typed(browser, live_server
     context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
     page = context.new_page()
     page.goto(f"{live_server.url}/admin/tables/paytable/{draft.pk}/change/")
+    # At 1280 the lines fit: the Delete column was scrolled off the page (1,335 px wide).
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
     before = page.inner_text(".theory-bets [data-bet='perfect-pairs']")
     index = page.evaluate("(name) => [...document.querySelectorAll(\"[name^='lines-'][name$='-name']\")]"
                           ".find((el) => el.value === name).name.split('-')[1]", line.name)
