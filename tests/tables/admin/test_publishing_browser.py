@@ -68,9 +68,14 @@ def test_publishing_is_refused_to_one_person_and_done_by_two(browser, live_serve
     draft.refresh_from_db()
     assert draft.status == VersionStatus.DRAFT
 
+    page.goto(f"{live_server.url}/admin/")  # the requester is not asked to approve their own request
+    assert page.locator("#waiting-approval").count() == 0
     other = signed_in(browser, live_server, second_manager)
-    other.goto(change)
-    other.click("text=Review and approve…")
+    # The second manager's home page says what waits for them (nothing did: only the version's own page).
+    other.goto(f"{live_server.url}/admin/")
+    waiting = other.locator("#waiting-approval").inner_text()
+    assert str(draft) in waiting and f"asked by {games_manager.username}" in waiting, waiting
+    other.click(f"#waiting-approval a:has-text('{draft}')")
     other.wait_for_selector("button:has-text('Approve and publish')")
     shot(other, "backoffice-publish-approve.png")
     other.click("button:has-text('Approve and publish')")
@@ -81,6 +86,8 @@ def test_publishing_is_refused_to_one_person_and_done_by_two(browser, live_serve
     request = PublishRequest.objects.get(pay_table=draft)
     assert (request.requested_by, request.decided_by, request.status) == (games_manager, second_manager,
                                                                           PublishStatus.APPROVED)
+    other.goto(f"{live_server.url}/admin/")
+    assert other.locator("#waiting-approval").count() == 0  # decided: nothing waits any more
 
 
 def test_a_return_above_100_percent_blocks_until_acknowledged(browser, live_server, demo_casino,
