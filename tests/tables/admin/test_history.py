@@ -90,3 +90,20 @@ def test_the_seeded_versions_have_a_history_written_by_the_system() -> None:
     rows = list(pay_table.history.order_by("history_date").values_list("history_type", "status", "history_user"))
     assert rows == [("+", VersionStatus.DRAFT, None), ("~", VersionStatus.PUBLISHED, None)]
     assert all(line.history.filter(history_type="+").exists() for line in pay_table.lines.all())
+
+
+def test_a_tables_history_says_who_and_why_in_words(games_manager, demo_casino) -> None:
+    # The walk-through: "None" for who created the table and for the reason, "Choose a date … to revert",
+    # and an inline style the content-security policy refused.
+    from django.test import Client
+
+    from tests.factories import PASSWORD
+
+    client = Client()
+    assert client.login(username=games_manager.username, password=PASSWORD)
+    table = demo_casino.tables["unlimited-blackjack"]
+    html = client.get(f"/admin/tables/table/{table.pk}/history/").content.decode()
+    rows = html.split('id="change-history"')[1].split("</table>")[0]
+    assert "None" not in rows and ">system<" in rows and "—" in rows
+    assert "Choose a date" not in html and "Every change to this record, newest first" in html
+    assert 'style="' not in html.split('id="content"')[1]
