@@ -100,8 +100,13 @@ class RuleFilter(admin.SimpleListFilter):
 
 @admin.register(AuditResult)
 class AuditResultAdmin(ReadOnly):
-    list_display = ("gaming_day", "kind", "table", "period_text", "flagged", "runs", "computed_at")
+    list_display = ("gaming_day", "kind", "table", "period_text", "flagged_text", "runs", "computed_at")
     list_filter = ("kind", "flagged", "gaming_day")
+
+    @admin.display(description="flagged", ordering="flagged")
+    def flagged_text(self, obj: AuditResult) -> str:
+        # In words: the boolean icon drew "not flagged" as a red ✗, which reads as bad news.
+        return "flagged" if obj.flagged else "—"
 
     @admin.display(description="period", ordering="period")
     def period_text(self, obj: AuditResult) -> str:

@@ -157,7 +157,9 @@ def reconcile(*, counted: Decimal | None, tracked: Decimal, tolerance: Decimal, 
     else:
         side = "short" if difference < 0 else "over"
         reason = f"counted win {counted} vs tracked {tracked}: {side} by {abs(difference)} (tolerance {tolerance})"
-        if mispaid:
+        if mispaid and not unexplained:  # money left the table, but every cent of it on record
+            reason += f"; all of it paid {mispaid:+} over due on mispaid rounds, nothing unexplained"
+        elif mispaid:
             reason += f"; paid {mispaid:+} over due (mispayments), unexplained {unexplained}"
     return Reconciliation(counted, tracked, mispaid, difference, unexplained, tolerance, flagged, missing, reason)
 

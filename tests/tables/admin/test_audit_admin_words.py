@@ -46,3 +46,6 @@ def test_the_results_list_says_periods_in_words(impossible_card, auditor):
     periods = cells(page, "period_text")
     assert periods and "gaming day Fri 20 Nov 2026" in periods
     assert not [p for p in periods if re.search(r"\d{4}-\d\d-\d\d", p)]
+    # Flagged in words: a result that is not flagged is no red ✗.
+    flags = cells(page, "flagged_text")
+    assert flags and set(flags) <= {"flagged", "—"} and "icon-no" not in page

@@ -358,7 +358,8 @@ def test_an_overpayment_shows_as_a_difference_the_mispayment_explains(table, dea
                                                       "due": "15.00", "difference": "5.00"}])
     rec = reconcile_shift(table, day, "day")
     assert (rec["counted"], rec["tracked"], rec["mispaid"]) == (D("-25.00"), D("-20.00"), D("5.00"))
-    assert rec["flagged"] and rec["unexplained"] == 0 and "paid +5.00 over due" in rec["reason"]
+    assert rec["flagged"] and rec["unexplained"] == 0
+    assert "all of it paid +5.00 over due on mispaid rounds, nothing unexplained" in rec["reason"]
     accounting_table_day(table, day)
     assert AuditFinding.objects.get(rule="accounting.win-mismatch").severity == "warning"
 
