@@ -69,7 +69,9 @@ def accounting(request: HttpRequest) -> HttpResponse:
         s["next"] = state.removeprefix("awaiting ") if state.startswith("awaiting ") and (pit or cage) else None
         s["can_void"] = pit or (cage and s["kind"] in TRANSFER_KINDS)
     return render(request, "dashboard/accounting.html", {
-        "day": day, "day_note": day_note, "previous_day": day - timedelta(days=1), "next_day": day + timedelta(days=1),
+        "day": day, "day_note": day_note, "previous_day": day - timedelta(days=1),
+        # No link to a gaming day not started yet (it offered tomorrow, with nothing to show).
+        "next_day": day + timedelta(days=1) if day < sel.shift_of(timezone.now())[0] else None,
         "reconciliation": reconciliation, "holds": holds, "slips": slips, "can": can,
         "seated": list(sel.seated()), "ratings": ratings,
         "tables": Table.objects.filter(game__slug__in=HOUSE_GAMES).order_by("number"),

@@ -61,6 +61,7 @@ def test_the_pit_boss_sees_and_types_days_as_the_dashboard_writes_them(browser, 
     page.click("#next-day")
     page.wait_for_load_state()
     assert page.locator("h1").inner_text().endswith(day_text(today))
+    assert page.locator("#next-day").count() == 0  # no link to a gaming day not started yet
     context.close()
 
 
