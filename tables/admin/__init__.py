@@ -337,7 +337,14 @@ class VersionedAdmin(HistoryAdmin):
 
     def _decision_page(self, request: HttpRequest, obj: Any, *, stage: str,
                        pending: PublishRequest | None = None) -> HttpResponse:
+        # What publishing changes: against the version of the same lineage in use now (the approver saw the
+        # figures but not the differences).
+        current = (self.model.objects.filter(game_id=obj.game_id, name=obj.name, status=VersionStatus.PUBLISHED)
+                   .exclude(pk=obj.pk).order_by("-version").first())  # fmt: skip
+        diff = versions.version_diff(current, obj) if current is not None else None
         context = {
+            "current": current, "compare_url": self._url("compare", obj) + (f"?with={current.pk}" if current else ""),
+            "changes": [r for r in [*diff["rows"][3:], *diff["section"]] if r["changed"]] if diff else None,
             **self.admin_site.each_context(request), "opts": self.opts, "original": obj, "title": f"Publish {obj}",
             "stage": stage, "pending": pending, "warnings": publishing.return_warnings(obj),
             "theory": self._theory_html(obj), "change_url": self._change_url(obj),

@@ -77,6 +77,7 @@ def test_publishing_is_refused_to_one_person_and_done_by_two(browser, live_serve
     assert str(draft) in waiting and f"asked by {games_manager.username}" in waiting, waiting
     other.click(f"#waiting-approval a:has-text('{draft}')")
     other.wait_for_selector("button:has-text('Approve and publish')")
+    assert "Nothing: this version is the same as" in other.locator("p.publish-changes").inner_text()
     shot(other, "backoffice-publish-approve.png")
     other.click("button:has-text('Approve and publish')")
     other.wait_for_selector(".messagelist")
@@ -100,6 +101,10 @@ def test_a_return_above_100_percent_blocks_until_acknowledged(browser, live_serv
     page.click("text=Publish…")
     warning = page.locator(".publish-page > .rtp-warning")
     assert "The Perfect Pairs bet returns 104.3373% to the player (house edge -4.3373%)" in warning.inner_text()
+    # What publishing changes, against the version in use (the approver saw the figures, not the differences).
+    changes = page.locator("table.publish-changes").inner_text()
+    assert "Perfect Pair (perfect-pairs/perfect)\t25:1\t30:1" in changes, changes
+    assert "RTP of Perfect Pairs\t95.9036%\t104.3373%" in changes
     shot(page, "backoffice-rtp-warning.png")
     page.click("button:has-text('Ask to publish')")  # the required box is not ticked: the form stays
     assert page.url.endswith(f"/paytable/{draft.pk}/publish/")
