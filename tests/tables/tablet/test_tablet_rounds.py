@@ -134,6 +134,16 @@ def open_finnish_round(browser: Any, live_server: Any, table: Any, dealer: Any) 
     return page
 
 
+def settle_a_folded_hand(page: Any) -> None:
+    """Deal four cards, the forced raise, a fold; settle."""
+    for code in ["TS", "9H", "7D", "8C"]:
+        pick(page, code)
+    page.click("[data-action='raise-1']")
+    page.click("[data-action='fold']")
+    needs(page, "settle")
+    page.click("#btn-settle")
+
+
 def open_bluffjack_hand(browser: Any, live_server: Any, table: Any, dealer: Any) -> Any:
     """The dealer signs in, takes the Bluffjack table and opens a hand of two seats of 10.00, seat 1
     dealing (no shuffle asked: every hand is dealt from a fresh shoe)."""
@@ -372,12 +382,7 @@ def test_a_bluffjack_hand_on_the_tablet_shows_the_pot_and_resolves_it(browser, l
     assert "deals" in page.inner_text("[data-hand='seat:2']")
     assert page.locator("[data-hand='dealer']").count() == 0  # a pot game: no dealer's hand
     # Ending the game is asked first, with a reason: one tap under "Deal next hand" ended it.
-    for code in ["TS", "9H", "7D", "8C"]:
-        pick(page, code)
-    page.click("[data-action='raise-1']")
-    page.click("[data-action='fold']")
-    needs(page, "settle")
-    page.click("#btn-settle")
+    settle_a_folded_hand(page)
     page.wait_for_selector("[data-pay-seat='1']")
     page.click("#btn-paid")
     page.wait_for_selector("#btn-end-game")
@@ -725,12 +730,7 @@ def test_a_poll_that_read_the_round_before_it_was_paid_does_not_undo_the_payment
     # answered, and arrives after it, once put the round back to "settled": "Confirm paid" again,
     # with a version the server had left (the next click was refused as a conflict).
     page = open_bluffjack_hand(browser, live_server, demo_casino.tables["bluffjack"], dealer)
-    for code in ["TS", "9H", "7D", "8C"]:
-        pick(page, code)
-    page.click("[data-action='raise-1']")
-    page.click("[data-action='fold']")
-    needs(page, "settle")
-    page.click("#btn-settle")
+    settle_a_folded_hand(page)
     page.wait_for_selector("#btn-paid:not([disabled])")
 
     held: list[Any] = []  # (route, the answer as the server gave it then)
