@@ -289,7 +289,8 @@ def charts(data: ReportData) -> dict[str, bytes]:
         ty = list(range(len(top)))[::-1]
         ax.barh(ty, [t["z"] or 0.0 for t in top], color=["#c33" if t["flagged"] else "#e93" for t in top])
         for y, t in zip(ty, top, strict=True):
-            ax.text(0, y, f"  {t['findings']} findings" if t["findings"] else "", va="center", fontsize=6)
+            ax.text(0, y, f"  {t['findings']} finding{'s' if t['findings'] != 1 else ''}" if t["findings"] else "",
+                    va="center", fontsize=6)
         ax.set_yticks(ty, [t["label"] for t in top], fontsize=7)
         ax.axvline(0, color="#aaa", lw=0.8)
     else:
