@@ -243,6 +243,14 @@
       (!table.shoe && !FRESH) ||
       (POT && bjGame && round && round.state === "closed"); // the closed hand's panel holds the next-hand button
     $("round").hidden = !round;
+    // Neither a round nor the new round's form (this user does not deal here): say so, not a blank page.
+    const idle = $("idle");
+    idle.hidden = !LIVE || CAN.has("scoring") || !!round || !$("new-round").hidden;
+    idle.textContent = idle.hidden ? "" : table.dealer && table.dealer !== USER
+      ? `No round open. Held by ${table.dealer}: the next round shows here as it opens.`
+      : !dealsHere() && (DEALS || PIT) ? "No round open. Take this table to deal here."
+      : dealsHere() && !table.shoe && !FRESH ? "No round open. Shuffle the shoe to start."
+      : "No round open at this table: the next round shows here as it opens.";
     if (!$("new-round").hidden) renderNewRound();
     if (round) renderRound();
     else if (pendingScan) { pendingScan = null; $("scan-confirm").hidden = true; } // no round: no unsure scan

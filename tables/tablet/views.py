@@ -52,7 +52,10 @@ def tablet_home(request: HttpRequest) -> HttpResponse:
         tables = [selectors.table_document(t) for t in selectors.table_list(user=request.user)]
     except PermissionDenied:
         return render(request, "tablet/no_role.html", status=403)
-    return render(request, "tablet/home.html", {"tables": tables, "live_games": LIVE_GAMES, **_context(request)})
+    # Only a dealer or a pit boss takes a table: an auditor read "free: tap to take it" on every one.
+    may_take = DEALER_ROLE in roles_of(request.user) or is_pit_boss(request.user)
+    return render(request, "tablet/home.html", {"tables": tables, "live_games": LIVE_GAMES, "may_take": may_take,
+                                                **_context(request)})
 
 
 @ensure_csrf_cookie

@@ -445,3 +445,23 @@ def test_a_scan_sent_offline_holds_the_picker_so_the_same_card_picked_is_not_rec
     page.set_input_files("#scan-input", str(f))
     page.wait_for_function("document.querySelectorAll('.hands .playing-card').length === 2")
     assert list(RoundCard.objects.filter(round=r).order_by("seq").values_list("code", flat=True)) == ["KD", "KD"]
+
+
+def test_a_reader_who_does_not_deal_is_told_no_round_is_open_not_shown_a_blank_page(
+    browser, live_server, demo_casino, dealer, auditor
+):
+    # The walk-through: the auditor's table picker said "free: tap to take it" on every table, and a table
+    # without a round showed nothing below the shoe bar.
+    from tables import services
+
+    page = sign_in(browser, live_server, auditor)
+    holders = page.locator("[data-holder]").all_inner_texts()
+    assert holders and not [h for h in holders if "tap to take it" in h]
+    table = demo_casino.tables["mini-blackjack"]
+    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    page.wait_for_selector("#idle:not([hidden])")
+    assert page.inner_text("#idle") == "No round open at this table: the next round shows here as it opens."
+    services.table_open(table=table, actor=dealer)
+    page.reload()
+    page.wait_for_selector("#idle:has-text('Held by')")
+    assert page.inner_text("#idle") == f"No round open. Held by {dealer.username}: the next round shows here as it opens."
