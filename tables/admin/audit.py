@@ -11,6 +11,8 @@ from typing import Any
 from django import forms
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.urls import reverse
+from django.utils.html import format_html
 
 from tables.days import period_words
 from tables.engine.errors import InvalidInput
@@ -116,8 +118,18 @@ class AuditResultAdmin(ReadOnly):
 
 @admin.register(AuditFinding)
 class AuditFindingAdmin(ReadOnly):
-    list_display = ("created_at", "table", "rule_text", "severity", "message", "acknowledged_at")
+    list_display = ("created_at", "table", "rule_text", "severity", "message", "where", "acknowledged_at")
     list_filter = (RuleFilter, "severity")
+    list_select_related = ("table", "table__game", "round", "shoe")
+
+    @admin.display(description="round or shoe")
+    def where(self, obj: AuditFinding) -> str:
+        """The round the finding is about, linked to its page on the floor (its cards, trail and payments);
+        else the shoe.  A finding did not say where to look."""
+        if obj.round is not None:
+            return format_html('<a href="{}">round {}</a>', reverse("dashboard:round", args=[obj.round.pk]),
+                               obj.round.number)
+        return f"shoe {obj.shoe.number}" if obj.shoe is not None else "—"
 
     @admin.display(description="rule", ordering="rule")
     def rule_text(self, obj: AuditFinding) -> str:

@@ -49,3 +49,13 @@ def test_the_results_list_says_periods_in_words(impossible_card, auditor):
     # Flagged in words: a result that is not flagged is no red ✗.
     flags = cells(page, "flagged_text")
     assert flags and set(flags) <= {"flagged", "—"} and "icon-no" not in page
+
+
+def test_a_finding_links_to_its_round(impossible_card, auditor):
+    from tables.models import AuditFinding
+
+    finding = AuditFinding.objects.filter(rule="card.impossible").select_related("round").first()
+    assert finding is not None and finding.round is not None
+    page = client_for(auditor).get("/admin/tables/auditfinding/").content.decode()
+    assert f'<a href="/dashboard/rounds/{finding.round.pk}/">round {finding.round.number}</a>' in page
+    assert client_for(auditor).get(f"/dashboard/rounds/{finding.round.pk}/").status_code == 200
