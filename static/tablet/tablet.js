@@ -1015,12 +1015,21 @@
   // One card at a time: while a picked card is on its way (the network down, the tablet re-sending it) the
   // picker shows it as sending and takes no other card.  A second tap once queued behind it and, the
   // first recorded, was recorded too: the card dealt twice, the copy given to the next hand.
-  async function sendCard(code) {
-    if (sending) return;
-    sending = code;
+  // The picker held while a card or a scan is on its way, and let go (no rank left chosen either way).
+  function holdPicker(what) {
+    sending = what;
     rank = null;
     hideToast(); // an earlier toast ("Shoe shuffled") at the bottom covered the picker's "Sending" line
     renderPicker();
+  }
+  function releasePicker() {
+    sending = null;
+    rank = null;
+    renderPicker();
+  }
+  async function sendCard(code) {
+    if (sending) return;
+    holdPicker(code);
     try {
       const body = { code, version: round.version };
       const answering = !!pendingScan;
@@ -1034,7 +1043,7 @@
       render();
       if (r && answering) thenWords(before + 1);
     } finally {
-      if (sending) { sending = null; rank = null; renderPicker(); }
+      if (sending) releasePicker();
     }
   }
   // The scan's later cards the reader was sure of, recorded after the dealer's answer (or "Not a card"):
@@ -1055,16 +1064,12 @@
     // Emptied at once: the same image chosen again is a new choice (it was silently dropped while the first
     // was on its way).
     $("scan-input").value = "";
-    sending = SCAN;
-    hideToast();
-    renderPicker();
+    holdPicker(SCAN);
     let r;
     try {
       r = await command(`/api/rounds/${round.id}/scans/`, null, { form });
     } finally {
-      sending = null;
-      rank = null;
-      renderPicker();
+      releasePicker();
     }
     if (!r) return;
     round = r.round;

@@ -350,12 +350,12 @@ def report_file(request: HttpRequest, pk: int, kind: str, n: int | None = None) 
     """Download one file of a report, or of its ``n``-th earlier version (the path comes from the row,
     never from the request)."""
     report = get_object_or_404(AuditReport, pk=pk)
-    paths: dict[str, Any] = {"html": report.html_path, "pdf": report.pdf_path, "csv": report.csv_path}
+    paths: dict[str, Any] = {"html_path": report.html_path, "pdf_path": report.pdf_path, "csv_path": report.csv_path}
     if n is not None:
         if not 0 <= n < len(report.earlier):
             raise Http404("no such earlier version")
-        paths = report.earlier[n]
-    rel = paths.get(f"{kind}_path") if n is not None else paths.get(kind)
+        paths = report.earlier[n]  # the same keys, as _keep_earlier stores them
+    rel = paths.get(f"{kind}_path")
     if kind not in CONTENT_TYPES or not rel or not isinstance(rel, str):
         raise Http404("no such file")
     root = reports_root().resolve()
