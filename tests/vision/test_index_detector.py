@@ -161,7 +161,9 @@ def test_a_card_is_weighed_by_the_cnns_read_at_its_index_as_the_witness_weighs()
     sure = {"code": "7H", "confidence": 0.97, "corners": quad}
     unsure = {"code": "unknown", "confidence": 0.45, "corners": quad, "guesses": [{"code": "7H", "confidence": 0.45}]}
     assert _weighed_at_index(sure, {"code": "7H", "confidence": 0.9}, config) == sure
-    assert _weighed_at_index(sure, {"code": "6H", "confidence": 0.55}, config) == sure  # too weak to veto
+    assert _weighed_at_index(sure, {"code": "6H", "confidence": 0.45}, config) == sure  # too weak to veto
+    # Another card named at 0.5 or more (witness_veto, since session 28) makes the sure card unsure.
+    assert _weighed_at_index(sure, {"code": "6H", "confidence": 0.55}, config) == {**sure, "confidence": 0.85}
     assert _weighed_at_index(sure, {"code": "TH", "confidence": 0.8}, config) == {**sure, "confidence": 0.85}
     # Sure at one corner (0.9 x 0.9) against a sure card: the CNN's read comes first, unsure.
     assert _weighed_at_index(sure, {"code": "TH", "confidence": 0.89}, config) == {**sure, "code": "TH", "confidence": 0.85}

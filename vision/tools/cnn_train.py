@@ -48,7 +48,10 @@ def chunk(seed: int, n: int, held_out: bool, cache: Path | None, variety: Variet
     return x, k, s
 
 
-def _net() -> Any:
+WIDTHS = (24, 48, 96)  # channels of the three stages (session 28; the network before was 16, 32, 64)
+
+
+def _net(widths: tuple[int, int, int] = WIDTHS) -> Any:
     import torch
     from torch import nn
 
@@ -59,12 +62,13 @@ def _net() -> Any:
             def block(cin: int, cout: int) -> list[nn.Module]:
                 return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
 
+            a, b, c = widths
             self.trunk = nn.Sequential(
-                *block(2, 16), nn.MaxPool2d(2),
-                *block(16, 32), *block(32, 32), nn.MaxPool2d(2),
-                *block(32, 64), *block(64, 64), nn.MaxPool2d(2),
+                *block(2, a), nn.MaxPool2d(2),
+                *block(a, b), *block(b, b), nn.MaxPool2d(2),
+                *block(b, c), *block(c, c), nn.MaxPool2d(2),
                 nn.Flatten(), nn.Dropout(0.3),
-                nn.Linear(64 * (INPUT_H // 8) * (INPUT_W // 8), 128), nn.ReLU(inplace=True),
+                nn.Linear(c * (INPUT_H // 8) * (INPUT_W // 8), 128), nn.ReLU(inplace=True),
             )  # fmt: skip
             self.kind = nn.Linear(128, len(KINDS))
             self.suit = nn.Linear(128, 4)
@@ -125,6 +129,19 @@ def calibrate(zk: np.ndarray, zs: np.ndarray, kinds: np.ndarray, suits: np.ndarr
     return tk * 4.0, ts * 4.0
 
 
+def widths_of(onnx_path: Path) -> tuple[int, int, int]:
+    """The stage widths of an exported corner network (its convolutions' output channels)."""
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(onnx_path)).graph
+    inits = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    outs = [int(inits[n.input[1]].shape[0]) for n in graph.node if n.op_type == "Conv"]
+    if len(outs) != 5:
+        raise ValueError(f"{onnx_path}: not a corner network (expected 5 convolutions, found {len(outs)})")
+    return outs[0], outs[1], outs[3]
+
+
 def warm_start(model: Any, onnx_path: Path, x: np.ndarray) -> None:
     """Start ``model`` from an exported network (``onnx_path``), whose batch norms the export folded
     into its convolutions: the convolutions take the folded weights, each batch norm the mean and
@@ -141,7 +158,8 @@ def warm_start(model: Any, onnx_path: Path, x: np.ndarray) -> None:
     with torch.no_grad():
         for node, conv in zip(convs, conv_layers, strict=True):
             conv.weight.copy_(torch.from_numpy(inits[node.input[1]]))
-        for name in ("trunk.20.weight", "trunk.20.bias", "kind.weight", "kind.bias", "suit.weight", "suit.bias"):
+        fc = next(i for i, m in enumerate(layers) if isinstance(m, torch.nn.Linear))
+        for name in (f"trunk.{fc}.weight", f"trunk.{fc}.bias", "kind.weight", "kind.bias", "suit.weight", "suit.bias"):
             model.get_parameter(name).copy_(torch.from_numpy(inits[name]))
         h = torch.from_numpy(x)
         for i, m in enumerate(layers):
@@ -179,14 +197,19 @@ def train_cnn(out: Path = MODEL_PATH, *, cache: Path | None = None, epochs: int 
     parts = [chunk(s, PER_CHUNK, False, cache) for s in seeds]
     parts += [chunk(s, PER_CHUNK, False, cache, WIDE) for s in range(WIDE_SEED0, WIDE_SEED0 + wide_chunks)]
     parts += [scene_chunk(s, cache, log=log) for s in range(SCENE_SEED0, SCENE_SEED0 + scene_chunks)]
-    x = prepare(list(np.concatenate([p[0] for p in parts])))
+    # Each part's crops are prepared and let go before the next (the crops of 300,000 corners are 5 GB).
     k = np.concatenate([p[1] for p in parts])
     s = np.concatenate([p[2] for p in parts])
+    xs = []
+    while parts:
+        xs.append(prepare(list(parts.pop(0)[0])))
+    x = np.concatenate(xs)
+    del xs
     cal = chunk(CALIBRATION_SEED, HELD_PER_CHUNK, True, cache)
     test = chunk(TEST_SEED, HELD_PER_CHUNK, True, cache)
     xc, xt = prepare(list(cal[0])), prepare(list(test[0]))
     log(f"corpus: {len(k)} training corners, {len(cal[1])} + {len(test[1])} held-out ({time.time() - t0:.0f} s)")
-    model = _net()
+    model = _net(widths_of(resume) if resume is not None else WIDTHS)
     if resume is not None:
         model.eval()
         warm_start(model, resume, x[:512])
@@ -280,7 +303,7 @@ def join(members: list[Path], out: Path, *, cache: Path | None = None, log: Call
     xc, xt = prepare(list(cal[0])), prepare(list(test[0]))
     nets, temps = [], []
     for path in members:
-        net = _net()
+        net = _net(widths_of(path))
         net.eval()
         warm_start(net, path, xc[:512])
         meta = json.loads(path.with_suffix(".json").read_text())
