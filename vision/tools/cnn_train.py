@@ -129,23 +129,11 @@ def calibrate(zk: np.ndarray, zs: np.ndarray, kinds: np.ndarray, suits: np.ndarr
     return tk * 4.0, ts * 4.0
 
 
-def widths_of(onnx_path: Path) -> tuple[int, int, int]:
-    """The stage widths of an exported corner network (its convolutions' output channels)."""
-    import onnx
-    from onnx import numpy_helper
-
-    graph = onnx.load(str(onnx_path)).graph
-    inits = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
-    outs = [int(inits[n.input[1]].shape[0]) for n in graph.node if n.op_type == "Conv"]
-    if len(outs) != 5:
-        raise ValueError(f"{onnx_path}: not a corner network (expected 5 convolutions, found {len(outs)})")
-    return outs[0], outs[1], outs[3]
-
-
-def warm_start(model: Any, onnx_path: Path, x: np.ndarray) -> None:
-    """Start ``model`` from an exported network (``onnx_path``), whose batch norms the export folded
-    into its convolutions: the convolutions take the folded weights, each batch norm the mean and
-    spread of its convolution's output on ``x``, so the network computes what the export does."""
+def from_export(onnx_path: Path, x: np.ndarray) -> Any:
+    """The network of an exported corner CNN (``onnx_path``; its stage widths those of its
+    convolutions), in eval mode.  The export folded the batch norms into the convolutions: the
+    convolutions take the folded weights, each batch norm the mean and spread of its convolution's
+    output on ``x``, so the network computes what the export does."""
     import onnx
     import torch
     from onnx import numpy_helper
@@ -153,6 +141,11 @@ def warm_start(model: Any, onnx_path: Path, x: np.ndarray) -> None:
     graph = onnx.load(str(onnx_path)).graph
     inits = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
     convs = [n for n in graph.node if n.op_type == "Conv"]
+    outs = [int(inits[n.input[1]].shape[0]) for n in convs]
+    if len(outs) != 5:
+        raise ValueError(f"{onnx_path}: not a corner network (expected 5 convolutions, found {len(outs)})")
+    model = _net((outs[0], outs[1], outs[3]))
+    model.eval()
     layers = list(model.trunk)
     conv_layers = [m for m in layers if isinstance(m, torch.nn.Conv2d)]
     with torch.no_grad():
@@ -175,6 +168,7 @@ def warm_start(model: Any, onnx_path: Path, x: np.ndarray) -> None:
             h = m(h) if not isinstance(m, torch.nn.BatchNorm2d) else h
             if isinstance(m, torch.nn.Flatten):
                 break
+    return model
 
 
 def train_cnn(out: Path = MODEL_PATH, *, cache: Path | None = None, epochs: int = EPOCHS, seed: int = 1,
@@ -209,10 +203,7 @@ def train_cnn(out: Path = MODEL_PATH, *, cache: Path | None = None, epochs: int 
     test = chunk(TEST_SEED, HELD_PER_CHUNK, True, cache)
     xc, xt = prepare(list(cal[0])), prepare(list(test[0]))
     log(f"corpus: {len(k)} training corners, {len(cal[1])} + {len(test[1])} held-out ({time.time() - t0:.0f} s)")
-    model = _net(widths_of(resume) if resume is not None else WIDTHS)
-    if resume is not None:
-        model.eval()
-        warm_start(model, resume, x[:512])
+    model = _net() if resume is None else from_export(resume, x[:512])
     opt = torch.optim.AdamW(model.parameters(), lr=max_lr, weight_decay=1e-4)
     batch = 128
     steps = epochs * (len(k) // batch)
@@ -303,9 +294,7 @@ def join(members: list[Path], out: Path, *, cache: Path | None = None, log: Call
     xc, xt = prepare(list(cal[0])), prepare(list(test[0]))
     nets, temps = [], []
     for path in members:
-        net = _net(widths_of(path))
-        net.eval()
-        warm_start(net, path, xc[:512])
+        net = from_export(path, xc[:512])
         meta = json.loads(path.with_suffix(".json").read_text())
         nets.append(net)
         temps.append((float(meta["t_kind"]), float(meta["t_suit"])))
