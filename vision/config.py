@@ -79,6 +79,12 @@ class RecognizerConfig:
     # without, below the generic reader's 99.10%), or "off" (VISION_CNN_WITNESS_ENROLLED).
     cnn_witness_enrolled: str = field(default_factory=lambda: os.environ.get("VISION_CNN_WITNESS_ENROLLED", "on"))
     witness_sure: float = 0.9
+    # Shoe scans: where the corner CNN reads both index corners as the same card, each surely and
+    # together (their geometric mean, as ``read._combine`` takes it) with at least this confidence,
+    # its read stands alone: the perceptron, the pips and the witness are not asked (two scans in three
+    # of fonts the CNN never saw, none of those read wrong: docs/vision.md, session 29).  Above 1,
+    # never (env VISION_CNN_ALONE).  Not with an enrolled deck, whose profile reads through the perceptron.
+    cnn_alone: float = field(default_factory=lambda: float(os.environ.get("VISION_CNN_ALONE", "0.95")))
     # 0.5 since session 28: the wider CNN is less sure of a half-cut index than the one before (a 2 of
     # diamonds read 2 at 0.53-0.57 by it, at 0.61 by the old one, K at 0.996 by the perceptron).
     witness_veto: float = 0.5
@@ -132,6 +138,8 @@ class RecognizerConfig:
             raise ValueError(f"pip_counter must be 'off' or 'on', got {self.pip_counter!r}")
         if self.index_detector not in ("off", "on"):
             raise ValueError(f"index_detector must be 'off' or 'on', got {self.index_detector!r}")
+        if not 0.5 <= self.cnn_alone:
+            raise ValueError(f"cnn_alone must be 0.5 or more (above 1: never), got {self.cnn_alone!r}")
         if not 0.0 < self.detector_peak < 1.0:
             raise ValueError(f"detector_peak must be in (0, 1), got {self.detector_peak!r}")
         if self.peak_reader not in ("off", "on"):

@@ -71,18 +71,38 @@ def corner_at(image: U8, quad: F32, config: RecognizerConfig, width: float | Non
 
 
 def cnn_witness(card: dict[str, Any], image: U8, quads: list[F32], model: Mlp, config: RecognizerConfig, *,
-                corners: list[U8] | None = None) -> dict[str, Any]:
+                corners: list[U8] | None = None, reads: list[CornerRead] | None = None) -> dict[str, Any]:
     """A shoe scan's ``card`` (read by the perceptron from the index corners top left in ``quads``)
     weighed by the corner CNN's read of the same corners, in the mode ``config.cnn_witness``
     (``weigh``).  Off, with the CNN as the reader, or with an enrolled deck and ``cnn_witness_enrolled`` off: ``card``.  ``corners``:
-    the corners of ``quads`` as ``corner_at`` warps them, when already made.  (A table scene's cards
-    are weighed all at once: ``scene_witness``.)"""
+    the corners of ``quads`` as ``corner_at`` warps them, when already made; ``reads``, the CNN's reads
+    of them, when already made (``cnn_alone``).  (A table scene's cards are weighed all at once:
+    ``scene_witness``.)"""
     mode = config.cnn_witness
     if mode == "off" or config.corner_reader != "mlp" or _enrolled_alone(model, config) or not _looked_at(card, mode, config):
         return card
-    if corners is None:
-        corners = [corner_at(image, q, config) for q in quads]
-    return weigh(card, _cnn_reads(corners, config), mode, config)
+    if reads is None:
+        if corners is None:
+            corners = [corner_at(image, q, config) for q in quads]
+        reads = _cnn_reads(corners, config)
+    return weigh(card, reads, mode, config)
+
+
+def cnn_alone(corners: list[U8], quad: F32, model: Mlp, config: RecognizerConfig) -> tuple[dict[str, Any] | None, list[CornerRead] | None]:
+    """A shoe scan's card read by the corner CNN alone from its two index ``corners`` (as
+    ``index_corners`` cuts them from ``quad``), where both corners name the same card and together
+    at least ``config.cnn_alone`` surely; else None.  With the CNN's reads of the corners (for the
+    witness, when the perceptron reads the card after all), or None where the CNN is not asked (the
+    witness off, the CNN the reader already, an enrolled deck)."""
+    if config.cnn_witness == "off" or config.corner_reader != "mlp" or model.profile is not None:
+        return None, None
+    reads = _cnn_reads(corners, config)
+    if config.cnn_alone > 1.0 or reads[0].probs is None or reads[1].probs is None:
+        return None, reads
+    code, confidence, guesses, flipped = _combine(reads[0], reads[1], config, True)
+    if confidence < config.cnn_alone:
+        return None, reads
+    return _card(code, confidence, guesses, np.roll(quad, -2, axis=0) if flipped else quad, config), reads
 
 
 def _enrolled_alone(model: Mlp, config: RecognizerConfig) -> bool:
@@ -320,6 +340,11 @@ def read_card(image: U8, quad: F32, model: Mlp, config: RecognizerConfig, *,
     # Only the two index corners are rectified: the card turned half round has the other one top left.
     turned = np.roll(quad, -2, axis=0)
     crops = index_corners(image, quad, config) if corners is None else corners
+    reads = None
+    if not scene:
+        alone, reads = cnn_alone(crops, quad, model, config)
+        if alone is not None:
+            return alone
     top = _rank_like(read_corner_at(image, quad, model, config, scene=scene, corner=crops[0]), config)
     bottom = _rank_like(read_corner_at(image, turned, model, config, scene=scene, corner=crops[1]), config)
     if pips:
@@ -339,7 +364,7 @@ def read_card(image: U8, quad: F32, model: Mlp, config: RecognizerConfig, *,
     card = _card(code, confidence, guesses, turned if flipped else quad, config)
     if scene:
         return card  # weighed with the scene's other cards (``scene_witness``)
-    return counted(cnn_witness(card, image, [quad, turned], model, config, corners=crops), image, quad, model, config)
+    return counted(cnn_witness(card, image, [quad, turned], model, config, corners=crops, reads=reads), image, quad, model, config)
 
 
 def countable(card: dict[str, Any], config: RecognizerConfig) -> bool:
