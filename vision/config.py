@@ -89,6 +89,9 @@ class RecognizerConfig:
     # diamonds read 2 at 0.53-0.57 by it, at 0.61 by the old one, K at 0.996 by the perceptron).
     witness_veto: float = 0.5
     witness_cap: float = 0.85
+    # Table scenes: a sure card stays sure only where the CNN's read of its top-left index names it
+    # this surely (``read._doubted``); 0: never asked so (env VISION_WITNESS_DOUBT).
+    witness_doubt: float = field(default_factory=lambda: float(os.environ.get("VISION_WITNESS_DOUBT", "0.5")))
     # "arbitrate": where both are unsure and disagree, the CNN's read comes first unless the perceptron's
     # is surer by more than this (chosen on recorded shoe reads of the unseen faces at other seeds).
     witness_margin: float = 0.1
@@ -140,6 +143,8 @@ class RecognizerConfig:
             raise ValueError(f"index_detector must be 'off' or 'on', got {self.index_detector!r}")
         if not 0.5 <= self.cnn_alone:
             raise ValueError(f"cnn_alone must be 0.5 or more (above 1: never), got {self.cnn_alone!r}")
+        if not 0.0 <= self.witness_doubt < 1.0:
+            raise ValueError(f"witness_doubt must be in [0, 1), got {self.witness_doubt!r}")
         if not 0.0 < self.detector_peak < 1.0:
             raise ValueError(f"detector_peak must be in (0, 1), got {self.detector_peak!r}")
         if self.peak_reader not in ("off", "on"):

@@ -123,8 +123,19 @@ def scene_witness(cards: list[dict[str, Any]], image: U8, model: Mlp, config: Re
     reads = _cnn_reads([corner_at(image, np.asarray(cards[i]["corners"], np.float32), config) for i in todo], config)
     out = list(cards)
     for i, read in zip(todo, reads, strict=True):
-        out[i] = weigh(cards[i], [read], mode, config, screen=mode in ("screen", "arbitrate"))
+        out[i] = _doubted(weigh(cards[i], [read], mode, config, screen=mode in ("screen", "arbitrate")), read, config)
     return out
+
+
+def _doubted(card: dict[str, Any], read: CornerRead, config: RecognizerConfig) -> dict[str, Any]:
+    """A table scene's sure ``card`` made unsure (``witness_cap``) where the corner CNN's ``read`` of its
+    top-left index does not name it at least ``config.witness_doubt`` surely (read as one corner is)."""
+    if card["code"] == "unknown" or card["confidence"] < config.witness_sure or config.witness_doubt <= 0:
+        return card
+    code, confidence, _, _ = _combine(read, CornerRead(None), config, False)
+    if code == card["code"] and confidence >= config.witness_doubt:
+        return card
+    return {**card, "confidence": round(min(float(card["confidence"]), config.witness_cap), 4)}
 
 
 def _cnn_reads(corners: list[U8], config: RecognizerConfig) -> list[CornerRead]:
