@@ -286,7 +286,11 @@ def test_screen_takes_an_unsure_scene_card_for_none_where_the_cnn_sees_no_index(
         screened, kept, joker_kept = scene_witness([unsure, sure, joker], IMAGE, MLP, RecognizerConfig(cnn_witness_scenes=mode))
         assert screened["code"] == "unknown" and screened["confidence"] < 0.5
         assert screened["guesses"] == [{"code": "5S", "confidence": 0.7}] and screened["corners"] == corners
-        assert kept == sure and joker_kept == joker  # a sure read is not screened, nor a Joker without an index
+        # A sure read is not screened, but asked (the CNN does not name it: ``witness_doubt``), nor a
+        # Joker without an index.
+        assert kept == {**sure, "confidence": 0.85} and joker_kept == joker
+        undoubted = RecognizerConfig(cnn_witness_scenes=mode, witness_doubt=0.0)
+        assert scene_witness([sure], IMAGE, MLP, undoubted) == [sure]
     # A shoe scan is one card, never screened away.
     assert cnn_witness(unsure, IMAGE, [QUAD], MLP, RecognizerConfig(cnn_witness="arbitrate")) == unsure
     assert scene_witness([unsure], IMAGE, MLP, RecognizerConfig(cnn_witness_scenes="veto")) == [unsure]
