@@ -4,6 +4,7 @@ from collections import Counter
 
 import cv2
 import numpy as np
+import pytest
 
 from vision import recognize
 from vision.config import DEFAULT_CONFIG
@@ -565,8 +566,6 @@ def test_a_jokers_word_read_as_a_king_from_its_k_is_not_sure():
     # Seed 69's one-corner scene of DejaVu Serif Condensed (bench/scene_sure_reads.py): a Joker's
     # "JOKER" laid out as an index at its "K", read K♥ at 0.9 by the perceptron; the CNN reads K♣ at
     # 0.37 there.  Session 29: asked, not sure.
-    import pytest
-
     from vision.tools.heldout import deck, unseen_decks
     from vision.tools.synth import INDEX_LAYOUTS, design_style
 
