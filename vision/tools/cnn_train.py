@@ -173,7 +173,7 @@ def from_export(onnx_path: Path, x: np.ndarray) -> Any:
 
 def train_cnn(out: Path = MODEL_PATH, *, cache: Path | None = None, epochs: int = EPOCHS, seed: int = 1,
               minutes: float = 16.0, resume: Path | None = None, max_lr: float = 3e-3, chunks: int | None = None,
-              threads: int = 2, wide_chunks: int = 0, scene_chunks: int = 0,
+              threads: int = 2, wide_chunks: int = 0, scene_chunks: int = 0, scene_from: int | None = None,
               log: Callable[[str], None] = print) -> dict[str, Any]:
     """Draw the corpus, train, calibrate on held-out fonts, export ONNX with its temperatures to
     ``out`` (and ``out.json``); returns the held-out measures.  ``chunks``: that many chunks of
@@ -181,16 +181,17 @@ def train_cnn(out: Path = MODEL_PATH, *, cache: Path | None = None, epochs: int 
     ``wide_chunks``: that many more, drawn more widely (``cnn_data.WIDE``: slanted ranks, smaller
     indices, more suits beside the rank; seeds from ``WIDE_SEED0``); ``scene_chunks``: that many more
     of corners laid out from the index detector's peaks in table scenes, as the scene reader reads
-    them (``cnn_scene_data``; seeds from ``SCENE_SEED0``)."""
+    them (``cnn_scene_data``; seeds from ``scene_from``, by default ``SCENE_SEED0``)."""
     import torch
 
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
     t0 = time.time()
+    first = SCENE_SEED0 if scene_from is None else scene_from
     seeds = TRAIN_SEEDS if chunks is None else tuple(range(LARGE_SEED0, LARGE_SEED0 + chunks))
     parts = [chunk(s, PER_CHUNK, False, cache) for s in seeds]
     parts += [chunk(s, PER_CHUNK, False, cache, WIDE) for s in range(WIDE_SEED0, WIDE_SEED0 + wide_chunks)]
-    parts += [scene_chunk(s, cache, log=log) for s in range(SCENE_SEED0, SCENE_SEED0 + scene_chunks)]
+    parts += [scene_chunk(s, cache, log=log) for s in range(first, first + scene_chunks)]
     # Each part's crops are prepared and let go before the next (the crops of 300,000 corners are 5 GB).
     k = np.concatenate([p[1] for p in parts])
     s = np.concatenate([p[2] for p in parts])
