@@ -9,7 +9,8 @@ Each card laid is matched to a reported card of its code whose centre lies withi
 own (nearest first); a card laid and not matched is *missed*: *misread* where an unmatched named card
 lies within half a card of it, else *not found*.  A named card matched to no card laid is *false*.
 The misses are broken down by the card's height in the picture, its index layout, whether it is the
-top card of its hand, whether its top-left index shows, and Jokers; and for every card laid, the
+top card of its hand, whether its top-left index shows (and where it does not, whether the bottom-right
+one does), and Jokers; and for every card laid, the
 corner CNN's read of its top-left index at its true outline (as ``read.scene_witness`` reads a scene
 card's corner) tells a card the network could have named from one the reader could not have.
 Prints tables; with ``--json``, writes every card's row.  Reports numbers; asserts nothing.
@@ -83,6 +84,7 @@ def scene_rows(img: np.ndarray, label: dict[str, Any], where: dict[str, Any]) ->
         rows.append({**where, "code": card["code"], "status": status,
                      "top": bool(card["top_of_stack"]), "height": round(float(card["height_px"]), 1),
                      "index_shows": bool(visible[0]) if visible else False,
+                     "other_index_shows": any(bool(v) for v in visible[1:]),
                      "cnn": cnn_code, "cnn_confidence": cnn_conf})  # fmt: skip
     for f in false:
         centre = _centre(got[f]["corners"])
@@ -131,6 +133,8 @@ def report(rows: list[dict[str, Any]]) -> dict[str, Any]:
     _table("index layout", lambda r: r["layout"], laid)
     _table("top card of its hand", lambda r: r["top"], laid)
     _table("top-left index shows", lambda r: r["index_shows"], laid)
+    _table("top-left index covered: the bottom-right one shows",
+           lambda r: r["other_index_shows"], [r for r in laid if not r["index_shows"]])
     _table("Joker", lambda r: r["code"] == "JK", laid)
     _table("deck", lambda r: r["deck"], laid)
     print("\nthe corner CNN at the true outline's top-left index:")

@@ -71,6 +71,8 @@ def main(argv: list[str] | None = None) -> int:
     tc.add_argument("--chunks", type=int, default=None, help="train on this many chunks of 5,000 corners (seeds 1000...)")
     tc.add_argument("--join", type=Path, nargs="+", default=None,
                     help="instead of training: join these exported models into one ensemble (calibrated anew)")
+    tc.add_argument("--quantize", type=Path, default=None,
+                    help="instead of training: this exported model in 8-bit integers, calibrated anew (the shipped file)")
     tc.add_argument("--wide-chunks", type=int, default=0,
                     help="and this many chunks drawn more widely: slanted ranks, smaller indices (seeds 3000...)")
     tc.add_argument("--scene-chunks", type=int, default=0,
@@ -204,10 +206,13 @@ def _train(args: argparse.Namespace) -> int:
     """The models' training commands: train-cnn, train-pips, train-detector."""
     if args.command == "train-cnn":
         from .cnn import MODEL_PATH
-        from .tools.cnn_train import EPOCHS, join, train_cnn
+        from .tools.cnn_train import EPOCHS, join, quantize, train_cnn
 
         if args.join:
             join(args.join, args.out or MODEL_PATH, cache=args.cache)
+            return 0
+        if args.quantize:
+            quantize(args.quantize, args.out or MODEL_PATH, cache=args.cache)
             return 0
         train_cnn(args.out or MODEL_PATH, cache=args.cache, resume=args.resume, minutes=args.minutes, max_lr=args.max_lr,
                   chunks=args.chunks, epochs=args.epochs or EPOCHS, seed=args.seed, threads=args.threads,

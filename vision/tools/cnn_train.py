@@ -318,6 +318,55 @@ def join(members: list[Path], out: Path, *, cache: Path | None = None, log: Call
     return report
 
 
+QUANT_CALIBRATION = 1200  # held-out calibration corners whose activations set the int8 ranges
+
+
+def quantize(source: Path, out: Path, *, cache: Path | None = None, log: Callable[[str], None] = print) -> dict[str, Any]:
+    """The exported network ``source`` in 8-bit integers (``out``, with its temperatures in
+    ``out.json``): onnxruntime's static quantization (QDQ, weights per channel, activation ranges
+    from ``QUANT_CALIBRATION`` held-out calibration corners), its forward pass about three times as
+    fast on one core.  Weights in 7 bits (``reduce_range``): a CPU without the VNNI instructions
+    sums pairs of 8-bit products in 16 bits and may saturate, so the file reads alike on either.
+    Calibrated anew on the held-out calibration corners, measured on the test corners (as
+    ``train_cnn``).  ``source`` stays the one to train on from (``--resume``): the integer file has
+    no float weights to go on with."""
+    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
+
+    from vision.runtime import session
+
+    cal = chunk(CALIBRATION_SEED, HELD_PER_CHUNK, True, cache)
+    test = chunk(TEST_SEED, HELD_PER_CHUNK, True, cache)
+    xc, xt = prepare(list(cal[0])), prepare(list(test[0]))
+
+    class Corners(CalibrationDataReader):
+        def __init__(self) -> None:
+            self.at = 0
+
+        def get_next(self) -> dict[str, np.ndarray] | None:
+            if self.at >= min(QUANT_CALIBRATION, len(xc)):
+                return None
+            self.at += 16
+            return {"corner": xc[self.at - 16 : self.at]}
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    quantize_static(str(source), str(out), Corners(), quant_format=QuantFormat.QDQ, per_channel=True, reduce_range=True,
+                    activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8)
+    net = session(out)
+    zk_, zs_ = net.run(["kind", "suit"], {"corner": xc})
+    tk, ts = calibrate(zk_, zs_, cal[1], cal[2])
+    zk_t, zs_t = net.run(["kind", "suit"], {"corner": xt})
+    right, conf = corner_outcome(_softmax(zk_t / tk), _softmax(zs_t / ts), test[1], test[2])
+    sure = conf >= SURE
+    report = {"source": source.name, "held_out_corners": int(len(right)), "accuracy": float(right.mean()),
+              "sure_share": float(sure.mean()), "wrong_among_sure": float((~right & sure).sum() / max(int(sure.sum()), 1)),
+              "t_kind": tk, "t_suit": ts}  # fmt: skip
+    log(json.dumps(report))
+    meta = json.loads(source.with_suffix(".json").read_text())
+    out.with_suffix(".json").write_text(json.dumps({**meta, "t_kind": tk, "t_suit": ts, "quantized_from": source.name},
+                                                   indent=1) + "\n")
+    return report
+
+
 def export(model: Any, out: Path, t_kind: float, t_suit: float) -> None:
     """The network as ONNX (inputs (N, 2, INPUT_H, INPUT_W); outputs the logits ``kind`` and
     ``suit``) with its temperatures in ``out.json``."""
