@@ -50,7 +50,7 @@ def ok(response: Any, status: int = 200) -> dict[str, Any]:
 
 
 @cache
-def _confident_scan(code: str) -> bytes | None:
+def confident_scan(code: str) -> bytes | None:
     """A generated JPEG scan of ``code`` that the shipped reader reads as exactly that card, confidently."""
     from vision import recognize
     from vision.tools.synth import shoe_image
@@ -70,7 +70,7 @@ def _confident_scan(code: str) -> bytes | None:
 
 def _scan(api: APIClient, rid: int, code: str) -> dict[str, Any]:
     """Scan ``code``; an unsure or impossible read is confirmed by the dealer with the true card."""
-    data = _confident_scan(code)
+    data = confident_scan(code)
     if data is None:  # no confident render: the dealer picks the card
         return ok(api.post(f"/api/rounds/{rid}/cards/", {"code": code}, format="json"))
     upload = SimpleUploadedFile("scan.jpg", data, content_type="image/jpeg")
