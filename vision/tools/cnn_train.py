@@ -13,7 +13,7 @@ import math
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -129,6 +129,37 @@ def calibrate(zk: np.ndarray, zs: np.ndarray, kinds: np.ndarray, suits: np.ndarr
     return tk * 4.0, ts * 4.0
 
 
+class HeldOut(NamedTuple):
+    """The held-out-font corners: calibration and test chunks (corners, kinds, suits), and their
+    corners prepared as the network's input."""
+
+    cal: tuple[np.ndarray, np.ndarray, np.ndarray]
+    test: tuple[np.ndarray, np.ndarray, np.ndarray]
+    xc: np.ndarray
+    xt: np.ndarray
+
+
+def held_out(cache: Path | None) -> HeldOut:
+    """The calibration (``CALIBRATION_SEED``) and test (``TEST_SEED``) chunks of held-out fonts."""
+    cal = chunk(CALIBRATION_SEED, HELD_PER_CHUNK, True, cache)
+    test = chunk(TEST_SEED, HELD_PER_CHUNK, True, cache)
+    return HeldOut(cal, test, prepare(list(cal[0])), prepare(list(test[0])))
+
+
+def calibrated(run: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]], held: HeldOut) -> dict[str, Any]:
+    """A network's temperatures (``calibrate`` on the calibration corners) and its measures on the
+    test corners at those temperatures; ``run`` maps prepared corners to (kind, suit) logits."""
+    zk, zs = run(held.xc)
+    tk, ts = calibrate(zk, zs, held.cal[1], held.cal[2])
+    zk_t, zs_t = run(held.xt)
+    right, conf = corner_outcome(_softmax(zk_t / tk), _softmax(zs_t / ts), held.test[1], held.test[2])
+    sure = conf >= SURE
+    return {"held_out_corners": int(len(right)), "accuracy": float(right.mean()),
+            "sure_share": float(sure.mean()), "wrong_sure_rate": float((~right & sure).mean()),
+            "wrong_among_sure": float((~right & sure).sum() / max(int(sure.sum()), 1)),
+            "t_kind": tk, "t_suit": ts}  # fmt: skip
+
+
 def from_export(onnx_path: Path, x: np.ndarray) -> Any:
     """The network of an exported corner CNN (``onnx_path``; its stage widths those of its
     convolutions), in eval mode.  The export folded the batch norms into the convolutions: the
@@ -200,10 +231,9 @@ def train_cnn(out: Path = MODEL_PATH, *, cache: Path | None = None, epochs: int 
         xs.append(prepare(list(parts.pop(0)[0])))
     x = np.concatenate(xs)
     del xs
-    cal = chunk(CALIBRATION_SEED, HELD_PER_CHUNK, True, cache)
-    test = chunk(TEST_SEED, HELD_PER_CHUNK, True, cache)
-    xc, xt = prepare(list(cal[0])), prepare(list(test[0]))
-    log(f"corpus: {len(k)} training corners, {len(cal[1])} + {len(test[1])} held-out ({time.time() - t0:.0f} s)")
+    held = held_out(cache)
+    cal, xc = held.cal, held.xc
+    log(f"corpus: {len(k)} training corners, {len(cal[1])} + {len(held.test[1])} held-out ({time.time() - t0:.0f} s)")
     model = _net() if resume is None else from_export(resume, x[:512])
     opt = torch.optim.AdamW(model.parameters(), lr=max_lr, weight_decay=1e-4)
     batch = 128
@@ -248,17 +278,9 @@ def train_cnn(out: Path = MODEL_PATH, *, cache: Path | None = None, epochs: int 
         if max(step / steps, (time.time() - start) / budget) >= 1.0:
             log(f"done after {step} of {steps} steps")
             break
-    zk_, zs_ = logits(model, xc)
-    tk, ts = calibrate(zk_, zs_, cal[1], cal[2])
-    zk_t, zs_t = logits(model, xt)
-    right, conf = corner_outcome(_softmax(zk_t / tk), _softmax(zs_t / ts), test[1], test[2])
-    sure = conf >= SURE
-    report = {"held_out_corners": int(len(right)), "accuracy": float(right.mean()),
-              "sure_share": float(sure.mean()), "wrong_sure_rate": float((~right & sure).mean()),
-              "wrong_among_sure": float((~right & sure).sum() / max(int(sure.sum()), 1)),
-              "t_kind": tk, "t_suit": ts, "seconds": round(time.time() - t0)}  # fmt: skip
+    report = {**calibrated(lambda x: logits(model, x), held), "seconds": round(time.time() - t0)}
     log(json.dumps(report))
-    export(model, out, tk, ts)
+    export(model, out, report["t_kind"], report["t_suit"])
     return report
 
 
@@ -290,9 +312,8 @@ def join(members: list[Path], out: Path, *, cache: Path | None = None, log: Call
     held-out calibration corners, measured on the held-out test corners (as ``train_cnn``)."""
     from vision.runtime import session
 
-    cal = chunk(CALIBRATION_SEED, HELD_PER_CHUNK, True, cache)
-    test = chunk(TEST_SEED, HELD_PER_CHUNK, True, cache)
-    xc, xt = prepare(list(cal[0])), prepare(list(test[0]))
+    held = held_out(cache)
+    xc, xt = held.xc, held.xt
     nets, temps = [], []
     for path in members:
         net = from_export(path, xc[:512])
@@ -305,16 +326,9 @@ def join(members: list[Path], out: Path, *, cache: Path | None = None, log: Call
         got = logits(net, xt[:256])[0]
         if not np.allclose(got, want, atol=1e-2):  # float error on logits of tens
             raise ValueError(f"{path}: the member does not reproduce its exported network")
-    zk_, zs_ = logits(model, xc)
-    tk, ts = calibrate(zk_, zs_, cal[1], cal[2])
-    zk_t, zs_t = logits(model, xt)
-    right, conf = corner_outcome(_softmax(zk_t / tk), _softmax(zs_t / ts), test[1], test[2])
-    sure = conf >= SURE
-    report = {"members": [str(m) for m in members], "held_out_corners": int(len(right)), "accuracy": float(right.mean()),
-              "sure_share": float(sure.mean()), "wrong_among_sure": float((~right & sure).sum() / max(int(sure.sum()), 1)),
-              "t_kind": tk, "t_suit": ts}  # fmt: skip
+    report = {"members": [str(m) for m in members], **calibrated(lambda x: logits(model, x), held)}
     log(json.dumps(report))
-    export(model, out, tk, ts)
+    export(model, out, report["t_kind"], report["t_suit"])
     return report
 
 
@@ -334,9 +348,8 @@ def quantize(source: Path, out: Path, *, cache: Path | None = None, log: Callabl
 
     from vision.runtime import session
 
-    cal = chunk(CALIBRATION_SEED, HELD_PER_CHUNK, True, cache)
-    test = chunk(TEST_SEED, HELD_PER_CHUNK, True, cache)
-    xc, xt = prepare(list(cal[0])), prepare(list(test[0]))
+    held = held_out(cache)
+    xc = held.xc
 
     class Corners(CalibrationDataReader):
         def __init__(self) -> None:
@@ -352,18 +365,11 @@ def quantize(source: Path, out: Path, *, cache: Path | None = None, log: Callabl
     quantize_static(str(source), str(out), Corners(), quant_format=QuantFormat.QDQ, per_channel=True, reduce_range=True,
                     activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8)
     net = session(out)
-    zk_, zs_ = net.run(["kind", "suit"], {"corner": xc})
-    tk, ts = calibrate(zk_, zs_, cal[1], cal[2])
-    zk_t, zs_t = net.run(["kind", "suit"], {"corner": xt})
-    right, conf = corner_outcome(_softmax(zk_t / tk), _softmax(zs_t / ts), test[1], test[2])
-    sure = conf >= SURE
-    report = {"source": source.name, "held_out_corners": int(len(right)), "accuracy": float(right.mean()),
-              "sure_share": float(sure.mean()), "wrong_among_sure": float((~right & sure).sum() / max(int(sure.sum()), 1)),
-              "t_kind": tk, "t_suit": ts}  # fmt: skip
+    report = {"source": source.name, **calibrated(lambda x: tuple(net.run(["kind", "suit"], {"corner": x})), held)}
     log(json.dumps(report))
     meta = json.loads(source.with_suffix(".json").read_text())
-    out.with_suffix(".json").write_text(json.dumps({**meta, "t_kind": tk, "t_suit": ts, "quantized_from": source.name},
-                                                   indent=1) + "\n")
+    temps = {"t_kind": report["t_kind"], "t_suit": report["t_suit"]}
+    out.with_suffix(".json").write_text(json.dumps({**meta, **temps, "quantized_from": source.name}, indent=1) + "\n")
     return report
 
 
