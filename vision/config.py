@@ -95,6 +95,12 @@ class RecognizerConfig:
     # "arbitrate": where both are unsure and disagree, the CNN's read comes first unless the perceptron's
     # is surer by more than this (chosen on recorded shoe reads of the unseen faces at other seeds).
     witness_margin: float = 0.1
+    # Table scenes' "arbitrate" (``read.scene_witness``): where the perceptron and the CNN name different
+    # cards, the CNN's read comes first, unsure (``witness_cap``), unless the perceptron's is surer by more
+    # than this, sure or not.  Chosen on the scene witness's recorded reads of unseen faces (seeds 201-206,
+    # docs/vision.md "Session 32"): where they disagree, the CNN was right in 264 of 294 unsure cards
+    # and 12 of 15 sure ones.
+    scene_witness_margin: float = 0.3
     # "arbitrate": where the CNN reads both of a card's index corners as a Joker's ("JOKER" down the
     # side, or blank paper), each with this probability or more, and the perceptron another card, the
     # Joker comes first, unsure (``read._cnn_joker``).
@@ -151,6 +157,8 @@ class RecognizerConfig:
             raise ValueError(f"peak_reader must be 'off' or 'on', got {self.peak_reader!r}")
         if not 0.0 < self.peak_read_min < 1.0:
             raise ValueError(f"peak_read_min must be in (0, 1), got {self.peak_read_min!r}")
+        if not 0.0 <= self.scene_witness_margin <= 1.0:
+            raise ValueError(f"scene_witness_margin must be in [0, 1], got {self.scene_witness_margin!r}")
         if not 0.0 <= self.peak_margin <= 1.0:
             raise ValueError(f"peak_margin must be in [0, 1], got {self.peak_margin!r}")
         if not self.peak_size_ratio > 1.0:

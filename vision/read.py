@@ -123,7 +123,8 @@ def scene_witness(cards: list[dict[str, Any]], image: U8, model: Mlp, config: Re
     reads = _cnn_reads([corner_at(image, np.asarray(cards[i]["corners"], np.float32), config) for i in todo], config)
     out = list(cards)
     for i, read in zip(todo, reads, strict=True):
-        out[i] = _doubted(weigh(cards[i], [read], mode, config, screen=mode in ("screen", "arbitrate")), read, config)
+        out[i] = _doubted(weigh(cards[i], [read], mode, config, screen=mode in ("screen", "arbitrate"),
+                                margin=config.scene_witness_margin), read, config)
     return out
 
 
@@ -166,7 +167,7 @@ def _looked_at(card: dict[str, Any], mode: str, config: RecognizerConfig) -> boo
 
 
 def weigh(card: dict[str, Any], reads: list[CornerRead], mode: str, config: RecognizerConfig, *,
-          screen: bool = False) -> dict[str, Any]:
+          screen: bool = False, margin: float | None = None) -> dict[str, Any]:
     """The perceptron's ``card`` weighed by the corner CNN's ``reads`` of the same index corners.
 
     "veto" makes a sure read unsure when the CNN names another card with some confidence; "screen"
@@ -176,12 +177,18 @@ def weigh(card: dict[str, Any], reads: list[CornerRead], mode: str, config: Reco
     read, with its confidence, where the perceptron names no card (unknown, or a Joker for want of an
     index) and the CNN names one; "arbitrate" also takes the CNN's read, unsure, where the
     perceptron's own read is unsure and the CNN names another card more surely, and names an unknown
-    read unsure where the CNN names its first guess.  ``screen``: screen as "screen" does, in any mode."""
+    read unsure where the CNN names its first guess.  ``screen``: screen as "screen" does, in any mode,
+    and take a Joker named from "JOKER" down a corner for no card where the CNN reads no word there
+    (``_word_unseen``: a table scene's card).
+    ``margin``: where the two disagree in "arbitrate", the CNN's read comes first unless the perceptron's
+    is surer by more than this; None, a shoe scan's: ``config.witness_margin`` for an unsure read, and
+    a sure read stands unless the CNN is surer still.  (A table scene's: ``scene_witness_margin``, for
+    sure and unsure reads alike.)"""
     other = reads[1] if len(reads) > 1 else CornerRead(None)
     code, confidence, _, _ = _combine(reads[0], other, config, len(reads) > 1)
     sure = confidence >= config.witness_sure
     if ((mode == "screen" or screen) and card["code"] not in ("unknown", "JK") and card["confidence"] < config.witness_sure
-            and all(r.probs is None for r in reads)):
+            and all(r.probs is None for r in reads)) or (screen and _word_unseen(card, reads, confidence, config)):
         below = round(min(float(card["confidence"]), config.unknown_below - 0.01), 4)  # as an unknown read is
         return {**card, "code": "unknown", "confidence": below,
                 "guesses": [{"code": card["code"], "confidence": card["confidence"]}]}
@@ -196,7 +203,7 @@ def weigh(card: dict[str, Any], reads: list[CornerRead], mode: str, config: Reco
         if card["code"] != "unknown" and card["confidence"] >= config.witness_sure:
             if confidence < config.witness_veto:
                 return card
-            if mode == "arbitrate" and confidence > card["confidence"] and code != "JK":
+            if mode == "arbitrate" and confidence > card["confidence"] - (margin or 0.0) and code != "JK":
                 # Vetoed by a surer read of another card: the CNN's read first, and the tablet asks.
                 return {**named, "code": code, "confidence": round(min(float(confidence), config.witness_cap), 4)}
             return {**card, "confidence": round(min(float(card["confidence"]), config.witness_cap), 4)}
@@ -207,7 +214,7 @@ def weigh(card: dict[str, Any], reads: list[CornerRead], mode: str, config: Reco
         nothing = card["code"] == "unknown" or card["code"] == "JK" and card["confidence"] < config.witness_sure
         if nothing:
             return {**named, "code": code, "confidence": round(float(min(confidence, config.witness_cap) if joker else confidence), 4)}
-        if mode == "arbitrate" and confidence > card["confidence"] - config.witness_margin:
+        if mode == "arbitrate" and confidence > card["confidence"] - (config.witness_margin if margin is None else margin):
             # Both unsure of their own reads, the CNN about as sure or surer (its unsure reads are
             # right more often than the perceptron's): its read first, and the tablet asks.
             return {**named, "code": code, "confidence": round(min(float(confidence), config.witness_cap), 4)}
@@ -229,6 +236,17 @@ def weigh(card: dict[str, Any], reads: list[CornerRead], mode: str, config: Reco
         c = max(confidence, card["confidence"])
         return {**named, "code": code, "confidence": round(float(min(c, config.witness_cap) if one_corner_joker else c), 4)}
     return card
+
+
+def _word_unseen(card: dict[str, Any], reads: list[CornerRead], confidence: float, config: RecognizerConfig) -> bool:
+    """Whether a table scene's Joker, named by the perceptron from "JOKER" down a corner (surer than a
+    Joker printed without an index, ``joker_no_index_confidence``), is one whose corners the CNN finds
+    no word in, nor a card it names (``unknown_below``).  Letters of no word: a rank and suit read from
+    a layout turned a quarter wrong (a Finnish "12" over its ♦, a "7♦" printed in one row), or court
+    art.  Over six draws of unseen-face scenes (seeds 201-206, docs/vision.md "Session 32"), 14 such
+    Jokers were reported where none lay, and none where one did: the CNN read each of those 10 words."""
+    return (card["code"] == "JK" and float(card["confidence"]) > config.joker_no_index_confidence
+            and not any(r.joker_text for r in reads) and confidence < config.unknown_below)
 
 
 def _on_paper(read: CornerRead) -> bool:

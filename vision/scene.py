@@ -132,7 +132,11 @@ def _once(cards: list[dict[str, Any]]) -> list[dict[str, Any]]:
     centres within a fifth of a card.  Its two indices each laid out as a card, one outline a little
     off, escaped the merging of a card's corners (a 4♦ and a 5♥ reported twice at 0.9 with hands spread
     as the development scenes' are).  Two cards of one code in a hand lie a quarter of a card or more
-    apart, and overlap less."""
+    apart, and overlap less.  So too the same code on outlines turned opposite ways (one laid out from
+    each of a card's two indices) that overlap by 0.4 of the smaller with centres within 0.4 of a card:
+    the cards of a hand lie turned alike, so two turned half round from each other in one place are the
+    top card of a hand read at both its indices, each outline laid out a little long (16 draws of
+    unseen-face scenes: four top cards reported twice so, both asked)."""
     quads = [f32(np.asarray(c["corners"], np.float32)) for c in cards]
     areas = [abs(cv2.contourArea(q)) for q in quads]
     order = sorted(range(len(cards)), key=lambda i: (-float(cards[i]["confidence"]), areas[i]))
@@ -146,9 +150,14 @@ def _once(cards: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _one_place(a: F32, b: F32, area_a: float, area_b: float) -> bool:
+    """Whether two outlines of one code are one card read twice (``_once``)."""
     inter, _ = cv2.intersectConvexConvex(a, b)
     height = float(np.linalg.norm(b[3] - b[0]) + np.linalg.norm(a[3] - a[0])) / 2
-    return bool(inter >= 0.8 * min(area_a, area_b) and np.linalg.norm(a.mean(axis=0) - b.mean(axis=0)) <= 0.2 * height)
+    overlap, apart = inter / max(min(area_a, area_b), 1e-6), float(np.linalg.norm(a.mean(axis=0) - b.mean(axis=0))) / height
+    if overlap >= 0.8 and apart <= 0.2:
+        return True
+    down_a, down_b = _unit((a[3] - a[0]).astype(np.float64)), _unit((b[3] - b[0]).astype(np.float64))
+    return bool(float(down_a @ down_b) < -0.7 and overlap >= 0.4 and apart <= 0.4)
 
 
 def _counted_on_top(image: U8, cards: list[dict[str, Any]], model: Mlp, config: RecognizerConfig) -> list[dict[str, Any]]:

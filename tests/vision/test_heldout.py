@@ -276,6 +276,46 @@ def test_scene_cards_have_a_witness_mode_of_their_own_arbitrate_by_default(monke
         RecognizerConfig(cnn_witness_scenes="always")
 
 
+def test_a_scene_cards_read_gives_way_to_the_cnns_unless_surer_by_the_scene_margin(monkeypatch):
+    # The CNN reads JS at 0.85 in each glyph's odds: 0.65 as one corner (``_combine``).
+    monkeypatch.setattr("vision.cnn.load_cnn", lambda: _FakeCnn(kind=10, suit=0, p=0.85))
+    config = RecognizerConfig(cnn_witness="arbitrate", cnn_witness_scenes="arbitrate")
+    assert config.scene_witness_margin == 0.3
+    corners = QUAD.tolist()
+    unsure = {"code": "5S", "confidence": 0.8, "corners": corners}  # surer than the CNN, by less than 0.3
+    much_surer = {"code": "5S", "confidence": 0.89, "corners": corners}  # by 0.24
+    sure = {"code": "5S", "confidence": 0.93, "corners": corners}  # sure, by 0.28
+    surest = {"code": "5S", "confidence": 0.99, "corners": corners}  # by 0.34
+    weighed = scene_witness([unsure, much_surer, sure, surest], IMAGE, MLP, config)
+    assert [c["code"] for c in weighed] == ["JS", "JS", "JS", "5S"]
+    assert [c["confidence"] for c in weighed] == [0.6502, 0.6502, 0.6502, 0.85]  # the CNN's, unsure; the sure 5S asked
+    narrow = RecognizerConfig(cnn_witness_scenes="arbitrate", scene_witness_margin=0.1)
+    assert [c["code"] for c in scene_witness([unsure, sure], IMAGE, MLP, narrow)] == ["5S", "5S"]
+    # A shoe scan's card keeps its own margin (``witness_margin``, 0.1): the perceptron's 0.8 stands.
+    assert cnn_witness(unsure, IMAGE, [QUAD], MLP, config)["code"] == "5S"
+    with pytest.raises(ValueError, match="scene_witness_margin"):
+        RecognizerConfig(scene_witness_margin=1.5)
+
+
+def test_a_scene_joker_named_from_its_word_is_no_card_where_the_cnn_reads_no_word_there(monkeypatch):
+    corners = QUAD.tolist()
+    word = {"code": "JK", "confidence": 0.85, "corners": corners}  # "JOKER" down one corner (card_from_corner)
+    words = {"code": "JK", "confidence": 0.93, "corners": corners}  # down both corners
+    blank = {"code": "JK", "confidence": 0.72, "corners": corners}  # a Joker printed without an index
+    config = RecognizerConfig(cnn_witness="arbitrate", cnn_witness_scenes="arbitrate")
+    for kind, p in ((15, 0.99), (14, 0.99), (0, 0.5)):  # no index, blank paper, an ace it hardly reads
+        monkeypatch.setattr("vision.cnn.load_cnn", lambda kind=kind, p=p: _FakeCnn(kind=kind, suit=0, p=p))
+        one, both, none = scene_witness([word, words, blank], IMAGE, MLP, config)
+        assert one["code"] == both["code"] == "unknown" and one["confidence"] < 0.5
+        assert one["guesses"] == [{"code": "JK", "confidence": 0.85}]
+        assert none == blank  # blank corners are what it shows
+        assert cnn_witness(word, IMAGE, [QUAD], MLP, config) == word  # a shoe scan's Joker: not so
+    monkeypatch.setattr("vision.cnn.load_cnn", lambda: _FakeCnn(kind=13, suit=0))  # the CNN reads the word
+    assert [c["code"] for c in scene_witness([word, words], IMAGE, MLP, config)] == ["JK", "JK"]
+    monkeypatch.setattr("vision.cnn.load_cnn", lambda: _FakeCnn(kind=10, suit=0))  # a jack of spades, surely
+    assert scene_witness([word], IMAGE, MLP, config)[0]["code"] == "JS"  # named, as before
+
+
 def test_screen_takes_an_unsure_scene_card_for_none_where_the_cnn_sees_no_index(monkeypatch):
     monkeypatch.setattr("vision.cnn.load_cnn", lambda: _FakeCnn(kind=15, suit=0))  # no index there
     corners = QUAD.tolist()

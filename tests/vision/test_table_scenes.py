@@ -508,6 +508,28 @@ def test_a_card_read_twice_in_one_place_is_reported_once_and_two_alike_in_a_hand
     assert len(_once([card("8D", 0.9, lower.tolist()), card("8D", 0.9, upper.tolist())])) == 2
 
 
+def test_a_top_card_read_at_both_its_indices_turned_half_round_is_reported_once():
+    # Seed 84 of bench/scene_misses.py (Tinos Italic, large indices): the top K of spades of a hand read
+    # at each of its indices, each outline laid out a fifth too long, 0.22 of a card apart: it was
+    # reported twice, both asked.  The cards of a hand lie turned alike: turned half round from each
+    # other in one place, the two are one card.
+    from vision.scene import _once
+
+    def card(code, confidence, corners):
+        return {"code": code, "confidence": confidence, "corners": corners}
+
+    from_top_left = [[1051, 504], [1036, 595], [909, 575], [923, 484]]
+    from_bottom_right = [[927, 558], [943, 467], [1070, 490], [1054, 581]]
+    assert _once([card("KS", 0.9, from_bottom_right), card("KS", 0.89, from_top_left)]) == [card("KS", 0.9, from_bottom_right)]
+    assert len(_once([card("KS", 0.9, from_bottom_right), card("KD", 0.89, from_top_left)])) == 2  # two codes
+    # Turned alike at the same place and spread, the two are two cards of a hand (a shoe of several decks).
+    turned_alike = (np.asarray(from_top_left) + np.asarray(from_bottom_right)[0] - np.asarray(from_top_left)[0]).tolist()
+    assert len(_once([card("KS", 0.9, turned_alike), card("KS", 0.89, from_top_left)])) == 2
+    # Turned half round but 0.6 of a card apart: two cards.
+    apart = (np.asarray(from_bottom_right) + [0, 80]).tolist()
+    assert len(_once([card("KS", 0.9, apart), card("KS", 0.89, from_top_left)])) == 2
+
+
 def test_two_cards_read_in_one_place_are_both_asked_and_a_hands_cards_are_not():
     # Seed 35 of bench/scene_sure_reads.py (DejaVu Serif, suit under the rank): a hand's indices in a column
     # read as a Joker's word at 0.93, on an outline lying over the 4 of hearts' read at 0.90.
