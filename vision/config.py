@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 WITNESS_MODES = ("off", "veto", "screen", "agree", "rescue", "arbitrate")
@@ -131,6 +132,10 @@ class RecognizerConfig:
     # is unsure, the CNN's read comes first unless the card is surer by more than this (chosen on 560
     # scenes of unseen faces, docs/vision.md "Session 18").
     peak_margin: float = 0.2
+    # The peak pass names a Joker, unsure (``witness_cap``), where the CNN reads "JOKER" down a peak's
+    # corner with this probability or more (over six draws of unseen-face scenes, every peak read so at
+    # 0.5 or more lay at a Joker: docs/vision.md "Session 32").
+    peak_joker: float = 0.9
     # A card height measured off a scene's outlines is not used where the index detector's peaks put the
     # cards at this many times smaller or larger (``scene._against_peaks``).
     peak_size_ratio: float = 1.5
@@ -141,28 +146,25 @@ class RecognizerConfig:
         for name in ("cnn_witness", "cnn_witness_scenes"):
             if getattr(self, name) not in WITNESS_MODES:
                 raise ValueError(f"{name} must be one of {', '.join(WITNESS_MODES)}, got {getattr(self, name)!r}")
-        if self.cnn_witness_enrolled not in ("off", "on"):
-            raise ValueError(f"cnn_witness_enrolled must be 'off' or 'on', got {self.cnn_witness_enrolled!r}")
-        if self.pip_counter not in ("off", "on"):
-            raise ValueError(f"pip_counter must be 'off' or 'on', got {self.pip_counter!r}")
-        if self.index_detector not in ("off", "on"):
-            raise ValueError(f"index_detector must be 'off' or 'on', got {self.index_detector!r}")
-        if not 0.5 <= self.cnn_alone:
-            raise ValueError(f"cnn_alone must be 0.5 or more (above 1: never), got {self.cnn_alone!r}")
-        if not 0.0 <= self.witness_doubt < 1.0:
-            raise ValueError(f"witness_doubt must be in [0, 1), got {self.witness_doubt!r}")
-        if not 0.0 < self.detector_peak < 1.0:
-            raise ValueError(f"detector_peak must be in (0, 1), got {self.detector_peak!r}")
-        if self.peak_reader not in ("off", "on"):
-            raise ValueError(f"peak_reader must be 'off' or 'on', got {self.peak_reader!r}")
-        if not 0.0 < self.peak_read_min < 1.0:
-            raise ValueError(f"peak_read_min must be in (0, 1), got {self.peak_read_min!r}")
-        if not 0.0 <= self.scene_witness_margin <= 1.0:
-            raise ValueError(f"scene_witness_margin must be in [0, 1], got {self.scene_witness_margin!r}")
-        if not 0.0 <= self.peak_margin <= 1.0:
-            raise ValueError(f"peak_margin must be in [0, 1], got {self.peak_margin!r}")
-        if not self.peak_size_ratio > 1.0:
-            raise ValueError(f"peak_size_ratio must be more than 1, got {self.peak_size_ratio!r}")
+        for name in ("cnn_witness_enrolled", "pip_counter", "index_detector", "peak_reader"):
+            if getattr(self, name) not in ("off", "on"):
+                raise ValueError(f"{name} must be 'off' or 'on', got {getattr(self, name)!r}")
+        for name, ok, what in _RANGES:
+            if not ok(getattr(self, name)):
+                raise ValueError(f"{name} must be {what}, got {getattr(self, name)!r}")
+
+
+# The numbers a configuration checks: name, whether a value will do, and what it must be.
+_RANGES: tuple[tuple[str, Callable[[float], bool], str], ...] = (
+    ("cnn_alone", lambda v: 0.5 <= v, "0.5 or more (above 1: never)"),
+    ("witness_doubt", lambda v: 0.0 <= v < 1.0, "in [0, 1)"),
+    ("detector_peak", lambda v: 0.0 < v < 1.0, "in (0, 1)"),
+    ("peak_read_min", lambda v: 0.0 < v < 1.0, "in (0, 1)"),
+    ("scene_witness_margin", lambda v: 0.0 <= v <= 1.0, "in [0, 1]"),
+    ("peak_joker", lambda v: 0.0 < v <= 1.0, "in (0, 1]"),
+    ("peak_margin", lambda v: 0.0 <= v <= 1.0, "in [0, 1]"),
+    ("peak_size_ratio", lambda v: v > 1.0, "more than 1"),
+)
 
 
 DEFAULT_CONFIG = RecognizerConfig()

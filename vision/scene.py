@@ -244,7 +244,8 @@ def _peak_cards(scene: _Scene, regions: list[Contour], cards: list[dict[str, Any
       the CNN reads there surely a card of another code (a lower card's index under a card laid out
       a little off).
 
-    What it names is at most ``witness_cap`` sure: the dealer confirms it.  Only where the CNN is the
+    A Joker's word read at a peak (``peak_joker``) is a read like any other there: the card at that
+    index, or one of its own.  What it names is at most ``witness_cap`` sure: the dealer confirms it.  Only where the CNN is the
     scene's witness (``cnn_witness_scenes``, and for an enrolled deck ``cnn_witness_enrolled``), and
     with the CNN not already the reader."""
     if (config.peak_reader != "on" or config.index_detector != "on" or config.cnn_witness_scenes == "off"
@@ -271,7 +272,8 @@ def _peak_cards(scene: _Scene, regions: list[Contour], cards: list[dict[str, Any
     # A peak in a card's other index corner (or its corner laid out a little off) is that card's index,
     # unless the CNN reads surely another card there: then a card the outlines hid (a lower card whose
     # index the card above was laid over).
-    reads += [(card, hyp, []) for card, (hyp, codes) in zip(_cnn_cards(scene.image, [h.quad for h, _ in held_only], model, config),
+    reads += [(card, hyp, []) for card, (hyp, codes) in zip(_cnn_cards(scene.image, [h.quad for h, _ in held_only], model, config,
+                                                                       jokers=True),
                                                            held_only, strict=True)
               if card is not None and card["confidence"] >= _sure_at_one_corner(config) and card["code"] not in codes]
     out = list(cards)
@@ -353,7 +355,7 @@ def _surest_reads(image: U8, hyps: list[IndexHypothesis], model: Mlp, config: Re
     (``witness_sure``) as laid out is read again from eight more layouts, the index moved by 3% of
     the card each way, and the surest read is taken, never as sure (``_sure_at_one_corner``): the
     surest of nine looks is surer than any one look is right."""
-    first = _cnn_cards(image, [h.quad for h in hyps], model, config)
+    first = _cnn_cards(image, [h.quad for h in hyps], model, config, jokers=True)
     again = [i for i, c in enumerate(first) if c is None or c["confidence"] < _sure_at_one_corner(config)]
     shifts = [(du, dt) for du in (-0.03, 0.0, 0.03) for dt in (-0.03, 0.0, 0.03) if du or dt]
     more = _cnn_cards(image, [_shifted(hyps[i].quad, du, dt) for i in again for du, dt in shifts], model, config)
@@ -367,19 +369,24 @@ def _surest_reads(image: U8, hyps: list[IndexHypothesis], model: Mlp, config: Re
     return [c if c is not None and c["confidence"] >= config.peak_read_min else None for c in best]
 
 
-def _cnn_cards(image: U8, quads: list[F32], model: Mlp, config: RecognizerConfig) -> list[dict[str, Any] | None]:
+def _cnn_cards(image: U8, quads: list[F32], model: Mlp, config: RecognizerConfig, *,
+               jokers: bool = False) -> list[dict[str, Any] | None]:
     """The corner CNN's card (``card_from_corner``) read at the top-left index corner of each card
     of ``quads``, in one pass, its suit weighed by the card's first pip where its shape is unsure
     (``cnn_with_pips``; the pip read by ``model``), or None where it reads no rank (a Joker's word, a
-    blank corner, art)."""
+    blank corner, art).  ``jokers``: a Joker (``witness_cap``) where the CNN reads "JOKER" down the
+    corner with probability ``config.peak_joker`` or more (a detector peak's corner)."""
     if not quads:
         return []
-    from .cnn import corner_read, load_cnn
+    from .cnn import JOKER, corner_read, load_cnn
 
     kind, suit = load_cnn().probabilities([corner_at(image, q, config) for q in quads])
     out: list[dict[str, Any] | None] = []
     for j, q in enumerate(quads):
         read = cnn_with_pips(image, q, model, config, corner_read(kind[j], suit[j]))
+        if jokers and read.joker_text and float(kind[j, JOKER]) >= config.peak_joker:
+            out.append(card_from_corner(read, q, config))  # JK, at witness_cap
+            continue
         card = card_from_corner(read, q, config) if read.probs is not None else None
         out.append(card if card is not None and card["code"] not in ("unknown", "JK") else None)
     return out

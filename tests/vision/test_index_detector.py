@@ -231,3 +231,33 @@ def test_a_sure_card_keeps_its_code_where_the_cnn_reads_it_so_at_its_own_outline
     other = {**card, "code": "QS"}  # the CNN at the outline does not read the card's code: the read stands
     assert _checked_at_outline(img, other, read, load_model(), config) == read
     assert _weighed_at_index(other, read, config)["code"] == "4H"
+
+
+class _WordCnn:
+    """Stands in for the corner CNN: every corner read as "JOKER" down the side with probability ``p``."""
+
+    def __init__(self, p: float) -> None:
+        from vision.cnn import JOKER
+
+        self.kind = np.full(16, (1 - p) / 15)
+        self.kind[JOKER] = p
+
+    def probabilities(self, corners):
+        return np.tile(self.kind, (len(corners), 1)), np.full((len(corners), 4), 0.25)
+
+
+def test_the_cnn_names_a_joker_at_a_peak_only_where_it_reads_its_word_surely(monkeypatch):
+    from vision.scene import _cnn_cards
+
+    image = np.full((300, 220, 3), 255, np.uint8)
+    quad = np.array([[10, 10], [190, 10], [190, 262], [10, 262]], np.float32)
+    config = RecognizerConfig()
+    assert config.peak_joker == 0.9
+    monkeypatch.setattr("vision.cnn.load_cnn", lambda: _WordCnn(0.95))
+    (joker,) = _cnn_cards(image, [quad], load_model(), config, jokers=True)
+    assert joker is not None and joker["code"] == "JK" and joker["confidence"] == config.witness_cap  # asked
+    assert _cnn_cards(image, [quad], load_model(), config) == [None]  # (the outline's own check: no Jokers)
+    monkeypatch.setattr("vision.cnn.load_cnn", lambda: _WordCnn(0.85))  # the word, not surely enough
+    assert _cnn_cards(image, [quad], load_model(), config, jokers=True) == [None]
+    with pytest.raises(ValueError, match="peak_joker"):
+        RecognizerConfig(peak_joker=0.0)
