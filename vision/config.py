@@ -139,6 +139,10 @@ class RecognizerConfig:
     # A card height measured off a scene's outlines is not used where the index detector's peaks put the
     # cards at this many times smaller or larger (``scene._against_peaks``).
     peak_size_ratio: float = 1.5
+    # Where the peaks put the cards this many times smaller than measured or more (but not
+    # ``peak_size_ratio``), the scene is read at both sizes, and the one whose cards cover the cards' white
+    # best is kept (``scene._peaks_doubt``).
+    peak_size_doubt: float = 1.3
 
     def __post_init__(self) -> None:
         if self.corner_reader not in ("mlp", "cnn"):
@@ -164,6 +168,7 @@ _RANGES: tuple[tuple[str, Callable[[float], bool], str], ...] = (
     ("peak_joker", lambda v: 0.0 < v <= 1.0, "in (0, 1]"),
     ("peak_margin", lambda v: 0.0 <= v <= 1.0, "in [0, 1]"),
     ("peak_size_ratio", lambda v: v > 1.0, "more than 1"),
+    ("peak_size_doubt", lambda v: v > 1.0, "more than 1"),
 )
 
 

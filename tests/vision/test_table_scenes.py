@@ -603,3 +603,33 @@ def test_a_jokers_word_read_as_a_king_from_its_k_is_not_sure():
     assert "JK" in label["codes"] and "KH" not in label["codes"]
     cards = recognize(img)
     assert not [c for c in cards if c["code"] == "KH" and c["confidence"] >= 0.9]
+
+
+def test_cards_measured_too_large_off_a_hands_outline_are_read_at_the_detectors_size_too():
+    # Seed 84's one-corner scene of DejaVu Sans (bench/scene_misses.py): two hands fanned along the cards'
+    # length show straight edges in a card's proportion over several cards, measured 221 px for cards
+    # 161 px tall; the detector's peaks put them at 161.  Read at 221 px, the top cards' outlines laid
+    # out from the cards' indices (the J♥, the 8♣) covered the indices of the cards above them: not found.
+    from vision.cards import card_mask
+    from vision.scene import _against_peaks, _card_height, _card_regions, _peaks_doubt, _Scene
+    from vision.tools.heldout import deck, unseen_decks
+    from vision.tools.synth import INDEX_LAYOUTS, design_style
+
+    decks = [d for d in unseen_decks() if d[0] == "DejaVuSans"]
+    if not decks:
+        pytest.skip("DejaVu Sans is not on this machine")
+    _, font, number = decks[0]
+    design, finnish = deck(number, INDEX_LAYOUTS.index("one-corner"))
+    style = design_style(design, font, finnish=finnish, index="one-corner")
+    img, label = table_image(np.random.default_rng([84, design, 99]), style=style, indices=True)
+    assert sorted(label["codes"]) == sorted(["9D", "9S", "3H", "JH", "7D", "QC", "8C", "8H"])
+    regions = _card_regions(card_mask(img))
+    scene = _Scene(img, regions)
+    measured = _against_peaks(_card_height(regions, img.shape[0]), scene, DEFAULT_CONFIG)
+    assert measured is not None and measured > 1.3 * 161
+    theirs = _peaks_doubt(measured, scene, DEFAULT_CONFIG)
+    assert theirs is not None and abs(theirs - 161) < 10
+    assert _peaks_doubt(0.7 * theirs, scene, DEFAULT_CONFIG) is None  # larger than measured: the measure stands
+    assert _peaks_doubt(1.2 * theirs, scene, DEFAULT_CONFIG) is None  # near enough
+    named = Counter(c["code"] for c in recognize(img) if c["code"] != "unknown")
+    assert named == Counter(label["codes"])  # before: the J♥ and the 8♣ not found
