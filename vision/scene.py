@@ -149,8 +149,8 @@ def _once(cards: list[dict[str, Any]]) -> list[dict[str, Any]]:
     apart, and overlap less.  So too the same code on outlines turned opposite ways (one laid out from
     each of a card's two indices) that overlap by 0.4 of the smaller with centres within 0.4 of a card:
     the cards of a hand lie turned alike, so two turned half round from each other in one place are the
-    top card of a hand read at both its indices, each outline laid out a little long (16 draws of
-    unseen-face scenes: four top cards reported twice so, both asked)."""
+    top card of a hand read at both its indices, each outline laid out a little long (seeds 83-84 of
+    ``bench/scene_misses.py``: five top cards reported twice so, both asked)."""
     quads = [f32(np.asarray(c["corners"], np.float32)) for c in cards]
     areas = [abs(cv2.contourArea(q)) for q in quads]
     order = sorted(range(len(cards)), key=lambda i: (-float(cards[i]["confidence"]), areas[i]))
@@ -259,9 +259,9 @@ def _peak_cards(scene: _Scene, regions: list[Contour], cards: list[dict[str, Any
       a little off).
 
     A Joker's word read at a peak (``peak_joker``) is a read like any other there: the card at that
-    index, or one of its own.  What it names is at most ``witness_cap`` sure: the dealer confirms it.  Only where the CNN is the
-    scene's witness (``cnn_witness_scenes``, and for an enrolled deck ``cnn_witness_enrolled``), and
-    with the CNN not already the reader."""
+    index, or one of its own.  What it names is at most ``witness_cap`` sure: the dealer confirms it.
+    Only where the CNN is the scene's witness (``cnn_witness_scenes``, and for an enrolled deck
+    ``cnn_witness_enrolled``), and with the CNN not already the reader."""
     if (config.peak_reader != "on" or config.index_detector != "on" or config.cnn_witness_scenes == "off"
             or config.corner_reader != "mlp" or model.profile is not None and config.cnn_witness_enrolled == "off"):
         return cards
