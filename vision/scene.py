@@ -1103,7 +1103,8 @@ def _peaks_doubt(measured: float, scene: _Scene, config: RecognizerConfig) -> fl
     ``config.peak_size_doubt`` times smaller than the ``measured`` one or more, else None.  Only smaller:
     an outline's measure errs large (a hand's cards fanned along their length show one straight edge
     over several cards), and where the detector put the cards larger, the measure was right (seeds
-    81-84 of ``bench/scene_misses.py``: three scenes, each read worse at the detector's size)."""
+    81-84 of ``bench/scene_misses.py``: of three such scenes, two read four cards fewer and one false
+    more at the detector's size, one a card more)."""
     peaks = scene.peaks(config)
     if len(peaks) < 5:
         return None
