@@ -304,7 +304,7 @@ def _peak_cards(scene: _Scene, regions: list[Contour], cards: list[dict[str, Any
                     out[i] = _weighed_at_index(out[i], _checked_at_outline(scene.image, out[i], read, model, config), config)
             continue
         card = {**read, "confidence": round(min(float(read["confidence"]), config.witness_cap), 4)}
-        if any(c["code"] == card["code"] and _near(hyp.anchor, c["corners"]) for c in out):
+        if any(c["code"] == card["code"] and _on_or_by(hyp.anchor, c["corners"]) for c in out):
             continue  # a card read already, its outline laid out a little off: the same card
         if any(_in_corner(hyp.anchor, k.quad, config) or _in_corner(hyp.anchor, np.roll(k.quad, -2, axis=0), config)
                or _in_corner(k.anchor, hyp.quad, config) or _in_corner(k.anchor, np.roll(hyp.quad, -2, axis=0), config)
@@ -705,6 +705,15 @@ def _shifted(quad: F32, du: float, dt: float) -> F32:
     q = quad.astype(np.float64)
     move = du * (q[1] - q[0]) + dt * (q[3] - q[0])
     return f32((q + move).astype(np.float32))
+
+
+def _on_or_by(point: tuple[float, float], corners: Any) -> bool:
+    """Whether ``point`` lies on the card ``corners`` or within a tenth of its width and height of it: a
+    peak there is that card's own index, its outline laid out a little off.  (Beyond, a card of the same
+    code lying beside it in a hand, as a shoe of several decks deals them: its index shows, so it lies
+    off the card above.)"""
+    u, t = _places(point, np.asarray(corners, np.float64)[None])
+    return bool(-0.1 <= u[0] <= 1.1 and -0.1 <= t[0] <= 1.1)
 
 
 def _near(point: tuple[float, float], corners: Any) -> bool:

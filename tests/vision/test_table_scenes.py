@@ -633,3 +633,16 @@ def test_cards_measured_too_large_off_a_hands_outline_are_read_at_the_detectors_
     assert _peaks_doubt(1.2 * theirs, scene, DEFAULT_CONFIG) is None  # near enough
     named = Counter(c["code"] for c in recognize(img) if c["code"] != "unknown")
     assert named == Counter(label["codes"])  # before: the J♥ and the 8♣ not found
+
+
+def test_a_peak_beside_a_card_of_its_code_is_another_card_and_one_on_it_is_that_card():
+    # Seed 82's large-index scene of P052 Italic (bench/scene_misses.py): two 6♥ side by side in a hand (a
+    # shoe of several decks), the lower one's index showing 0.33 of a card left of the upper one's: its
+    # peak, within a card's height of the upper 6♥, was taken for that card's own index laid out off.
+    from vision.scene import _on_or_by
+
+    upper = [[1071, 379], [1207, 379], [1206, 569], [1070, 568]]
+    assert not _on_or_by((1015, 400), upper)  # the lower 6♥'s index, beside the upper card
+    assert _on_or_by((1085, 398), upper)  # the upper card's own top-left index
+    assert _on_or_by((1062, 390), upper)  # its index, the outline laid out a little off
+    assert _on_or_by((1195, 550), upper)  # its bottom-right index
