@@ -212,9 +212,11 @@ def _index_point(q: F32) -> tuple[float, float]:
     return float(p[0]), float(p[1])
 
 
-def _on_card(point: tuple[float, float], quad: F32) -> bool:
-    u, t = _places(point, quad.astype(np.float64)[None])
-    return bool(0 <= u[0] <= 1 and 0 <= t[0] <= 1)
+def _on_card(point: tuple[float, float], quad: Any, margin: float = 0.0) -> bool:
+    """Whether ``point`` lies on the card ``quad`` (TL, TR, BR, BL), or within ``margin`` of its width and
+    height of it."""
+    u, t = _places(point, np.asarray(quad, np.float64)[None])
+    return bool(-margin <= u[0] <= 1 + margin and -margin <= t[0] <= 1 + margin)
 
 
 def _card_regions(mask: U8) -> list[Contour]:
@@ -712,8 +714,7 @@ def _on_or_by(point: tuple[float, float], corners: Any) -> bool:
     peak there is that card's own index, its outline laid out a little off.  (Beyond, a card of the same
     code lying beside it in a hand, as a shoe of several decks deals them: its index shows, so it lies
     off the card above.)"""
-    u, t = _places(point, np.asarray(corners, np.float64)[None])
-    return bool(-0.1 <= u[0] <= 1.1 and -0.1 <= t[0] <= 1.1)
+    return _on_card(point, corners, margin=0.1)
 
 
 def _near(point: tuple[float, float], corners: Any) -> bool:

@@ -584,19 +584,25 @@ def test_a_sure_scene_card_the_cnn_reads_unsurely_at_its_index_is_asked():
     assert _doubted(unsure, _one_corner_read("K", "C", 0.45), DEFAULT_CONFIG) == unsure
 
 
+def _unseen_style(face: str, layout: str):
+    """(design, style) of heldout's unseen-face deck ``face`` in the index ``layout``, as
+    bench/scene_misses.py and bench/scene_sure_reads.py draw it; skipped where the face is not installed."""
+    from vision.tools.heldout import deck, unseen_decks
+    from vision.tools.synth import INDEX_LAYOUTS, design_style
+
+    decks = [d for d in unseen_decks() if d[0] == face]
+    if not decks:
+        pytest.skip(f"{face} is not on this machine")
+    _, font, number = decks[0]
+    design, finnish = deck(number, INDEX_LAYOUTS.index(layout))
+    return design, design_style(design, font, finnish=finnish, index=layout)
+
+
 def test_a_jokers_word_read_as_a_king_from_its_k_is_not_sure():
     # Seed 69's one-corner scene of DejaVu Serif Condensed (bench/scene_sure_reads.py): a Joker's
     # "JOKER" laid out as an index at its "K", read K♥ at 0.9 by the perceptron; the CNN reads K♣ at
     # 0.37 there.  Session 29: asked, not sure.
-    from vision.tools.heldout import deck, unseen_decks
-    from vision.tools.synth import INDEX_LAYOUTS, design_style
-
-    decks = [d for d in unseen_decks() if d[0] == "DejaVuSerifCondensed"]
-    if not decks:
-        pytest.skip("DejaVu Serif Condensed is not on this machine")
-    _, font, number = decks[0]
-    design, finnish = deck(number, INDEX_LAYOUTS.index("one-corner"))
-    style = design_style(design, font, finnish=finnish, index="one-corner")
+    design, style = _unseen_style("DejaVuSerifCondensed", "one-corner")
     rng = np.random.default_rng([69, design, 99])
     table_image(rng, style=style)
     img, label = table_image(rng, style=style)
@@ -612,15 +618,8 @@ def test_cards_measured_too_large_off_a_hands_outline_are_read_at_the_detectors_
     # out from the cards' indices (the J♥, the 8♣) covered the indices of the cards above them: not found.
     from vision.cards import card_mask
     from vision.scene import _against_peaks, _card_height, _card_regions, _peaks_doubt, _Scene
-    from vision.tools.heldout import deck, unseen_decks
-    from vision.tools.synth import INDEX_LAYOUTS, design_style
 
-    decks = [d for d in unseen_decks() if d[0] == "DejaVuSans"]
-    if not decks:
-        pytest.skip("DejaVu Sans is not on this machine")
-    _, font, number = decks[0]
-    design, finnish = deck(number, INDEX_LAYOUTS.index("one-corner"))
-    style = design_style(design, font, finnish=finnish, index="one-corner")
+    design, style = _unseen_style("DejaVuSans", "one-corner")
     img, label = table_image(np.random.default_rng([84, design, 99]), style=style, indices=True)
     assert sorted(label["codes"]) == sorted(["9D", "9S", "3H", "JH", "7D", "QC", "8C", "8H"])
     regions = _card_regions(card_mask(img))
