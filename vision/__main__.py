@@ -79,6 +79,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="and this many chunks of corners laid out from the index detector's peaks in table scenes (seeds 5000...)")
     tc.add_argument("--scene-from", type=int, default=None,
                     help="the first seed of those scene chunks (a network trained on goes on with new ones)")
+    tc.add_argument("--italic-chunks", type=int, default=0,
+                    help="and this many chunks of corners drawn with italic faces of training families (seeds 7000...)")
+    tc.add_argument("--italic-scene-chunks", type=int, default=0,
+                    help="and this many chunks of scene corners, decks of those italic faces (seeds 6000...)")
     tc.add_argument("--epochs", type=int, default=None, help="epochs over the training corners (default 4)")
     tc.add_argument("--seed", type=int, default=1, help="the training's random seed")
     tc.add_argument("--threads", type=int, default=2, help="torch's threads")
@@ -216,7 +220,8 @@ def _train(args: argparse.Namespace) -> int:
             return 0
         train_cnn(args.out or MODEL_PATH, cache=args.cache, resume=args.resume, minutes=args.minutes, max_lr=args.max_lr,
                   chunks=args.chunks, epochs=args.epochs or EPOCHS, seed=args.seed, threads=args.threads,
-                  wide_chunks=args.wide_chunks, scene_chunks=args.scene_chunks, scene_from=args.scene_from)
+                  wide_chunks=args.wide_chunks, scene_chunks=args.scene_chunks, scene_from=args.scene_from,
+                  italic_chunks=args.italic_chunks, italic_scene_chunks=args.italic_scene_chunks)
         return 0
     if args.command == "train-pips":
         from .pip_shape import MODEL_PATH as PIP_PATH

@@ -1,6 +1,7 @@
 """The corner CNN: run with onnxruntime (no torch); the shoe scans' and scenes' witness, and the reader
 behind the ``corner_reader`` switch."""
 
+import os
 from dataclasses import replace
 
 import numpy as np
@@ -9,8 +10,9 @@ import pytest
 from vision.cnn import KINDS, MODEL_PATH, SUITS, load_cnn, prepare
 from vision.config import DEFAULT_CONFIG, RecognizerConfig
 from vision.recognize import recognize
-from vision.tools.cnn_data import WIDE, corpus, split_fonts
-from vision.tools.cnn_train import corner_outcome
+from vision.tools.cnn_data import ITALIC, WIDE, corpus, family, italic_fonts, split_fonts
+from vision.tools.cnn_train import chunk, corner_outcome
+from vision.tools.heldout import UNSEEN_FACES
 from vision.tools.synth import CODES, random_style, shoe_image
 
 CNN = replace(DEFAULT_CONFIG, corner_reader="cnn")
@@ -29,6 +31,35 @@ def test_the_shipped_model_and_its_temperatures_are_in_the_repository():
 def test_it_refuses_a_corner_that_is_not_a_colour_image():
     with pytest.raises(ValueError, match="corner"):
         prepare([np.zeros((95, 54), np.uint8)])
+
+
+def test_the_cnns_italic_faces_are_none_of_the_unseen_faces_families_nor_of_its_held_out_ones():
+    # heldout --unseen reads decks of italic faces no reader was trained on: the CNN may learn other
+    # families' italics, never theirs (nor those of faces drawn from the same designs), nor those of
+    # the families its own calibration holds out.
+    italics = italic_fonts()
+    if not italics:
+        pytest.skip("no italic faces on this machine (bin/test installs the font packages)")
+    names = [os.path.basename(p).lower() for p in italics]
+    unseen = {family(f).lower() for f in UNSEEN_FACES} | {"dejavu", "liberation", "free", "nimbus", "lato"}
+    assert not [n for n in names if n.startswith(tuple(unseen))]
+    held = tuple(family(p) for p in split_fonts()[1])
+    assert not [p for p in italics if family(p).startswith(held)]
+    assert all(any(m in n for m in ("italic", "oblique", "ita.", "_ri.", "_rbi.", "-i.")) for n in names)
+    assert len({family(p) for p in italics}) >= 5  # families, not one family's many files
+
+
+def test_an_italic_chunk_is_drawn_with_the_italic_faces(monkeypatch):
+    drawn: list[list[str]] = []
+
+    def corpus_of(n, seed, fonts, variety):
+        drawn.append(list(fonts))
+        return np.zeros((0, 95, 54, 3), np.uint8), np.zeros(0, np.int64), np.zeros(0, np.int64)
+
+    monkeypatch.setattr("vision.tools.cnn_train.corpus", corpus_of)
+    chunk(7, 10, False, None, ITALIC)
+    chunk(7, 10, False, None)
+    assert drawn == [italic_fonts(), split_fonts()[0]]
 
 
 def test_it_reads_corners_drawn_with_fonts_held_out_from_training():

@@ -15,6 +15,7 @@ No card artwork from anywhere else is used.  Used only to train and measure; nev
 
 from __future__ import annotations
 
+import glob
 import math
 import os
 from collections.abc import Sequence
@@ -24,7 +25,15 @@ import cv2
 import numpy as np
 
 from vision.cnn import BLANK, CORNER_H, CORNER_W, JOKER, KINDS, NONE, SUITS
-from vision.tools.glyphs import SUIT_CHARS, drawn_suit, font_files, suit_font_files, text_mask
+from vision.tools.glyphs import (
+    SUIT_CHARS,
+    all_font_files,
+    drawn_suit,
+    font_files,
+    has_glyphs,
+    suit_font_files,
+    text_mask,
+)
 
 Img = np.ndarray
 
@@ -43,10 +52,12 @@ class Variety:
     slant: float = 0.0  # the share of ranks drawn slanted like an italic (``_slanted``)
     smallest: float = 0.06  # the smallest rank, a share of the card's height; below 0.06 heights are log-uniform
     beside: float = 0.12  # the share of indices with the suit beside the rank
+    italics: bool = False  # drawn with ``italic_fonts`` instead of the upright training fonts
 
 
 PLAIN = Variety()
 WIDE = Variety(slant=0.35, smallest=0.045, beside=0.2)
+ITALIC = Variety(smallest=0.045, beside=0.2, italics=True)
 
 
 def family(path: str) -> str:
@@ -65,6 +76,38 @@ def split_fonts() -> tuple[list[str], list[str]]:
     fams = sorted({family(p) for p in fonts})
     held = {f for i, f in enumerate(fams) if i % 5 == 2}
     return [p for p in fonts if family(p) not in held], [p for p in fonts if family(p) in held]
+
+
+# Italic faces are left out of ``font_files`` (``glyphs._SKIP``) so that ``heldout --unseen`` reads italics
+# no reader was trained on (``heldout.UNSEEN_FACES``).  ``italic_fonts`` gives the CNN the italics of other
+# families: never those of the unseen faces' families, nor of families drawn from the same designs
+# (Liberation 2 is Arimo, Tinos and Cousine; FreeSans, FreeSerif and FreeMono are URW's Nimbus; Carlito
+# is Lato; NimbusSansNarrow is NimbusSans), nor of the CNN's own held-out families (``split_fonts``).
+_UNSEEN_LIKE = ("dejavu", "tinos", "arimo", "cousine", "liberation", "nimbus", "free", "p052", "urw", "carlito",
+                "lato", "ebgaramond", "z003", "notosansold")
+_ITALIC = ("italic", "oblique", "ital", "ita.", "_rbi.", "_ri.", "-i.")
+# Roboto (fonts-roboto) lies deeper than ``glyphs``' patterns reach.
+_MORE_FONTS = "/usr/share/fonts/truetype/roboto/**/*.ttf"
+ITALICS_PER_FAMILY = 3  # a few files of each family keep the families even (Roboto ships a dozen italics)
+
+
+def italic_fonts() -> list[str]:
+    """Italic and oblique faces the CNN may train on (sorted; at most ``ITALICS_PER_FAMILY`` a family,
+    spread over its files): Latin faces with every index glyph, none of a held-out family's."""
+    _, held = split_fonts()
+    held_families = {family(p) for p in held}
+    by_family: dict[str, list[str]] = {}
+    for path in sorted(set(all_font_files()) | set(glob.glob(_MORE_FONTS, recursive=True))):
+        name = os.path.basename(path).lower()
+        if (not any(s in name for s in _ITALIC) or name.startswith(_UNSEEN_LIKE) or family(path).startswith(tuple(held_families))
+                or any(s in name for s in ("thin", "hairline", "light")) or not has_glyphs(path, "0123456789AJQK")):
+            continue
+        by_family.setdefault(family(path), []).append(path)
+    out = []
+    for paths in by_family.values():
+        step = max(1, len(paths) // ITALICS_PER_FAMILY)
+        out += paths[::step][:ITALICS_PER_FAMILY]
+    return sorted(out)
 
 
 def _suit_fonts(fonts: Sequence[str]) -> list[str]:

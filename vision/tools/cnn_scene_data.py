@@ -32,11 +32,12 @@ from vision.config import RecognizerConfig
 from vision.read import corner_at
 from vision.scene import _shifted, peak_layouts
 
-from .cnn_data import split_fonts
+from .cnn_data import italic_fonts, split_fonts
 from .detect_data import scene_style
 from .synth import table_image
 
 SCENE_SEED0 = 5000  # ``train-cnn --scene-chunks N``: scene corpus seeds 5000 .. 5000 + N - 1
+ITALIC_SCENE_SEED0 = 6000  # ``train-cnn --italic-scene-chunks N``: seeds 6000 .. 6000 + N - 1, decks of italic faces
 SCENES_PER_CHUNK = 150
 AT, AWAY = 0.06, 0.2  # a peak at an index: within this share of the card's height; at none: beyond this one
 WEAK_PEAK = 0.1  # the detector's peaks from these odds are laid out (the reader lays out from ``detector_peak``)
@@ -111,13 +112,15 @@ def _on_faces(cards: list[dict[str, Any]], card_h: float, rng: np.random.Generat
     return out
 
 
-def chunk(seed: int, cache: Path | None, n: int = SCENES_PER_CHUNK, log: object = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The corners of ``n`` scenes of corpus ``seed`` (training fonts), cached as ``cache/scene_{seed}_{n}.npz``."""
-    name = f"scene2_{seed}_{n}.npz"
+def chunk(seed: int, cache: Path | None, n: int = SCENES_PER_CHUNK, log: object = None,
+          italic: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The corners of ``n`` scenes of corpus ``seed`` (training fonts; with ``italic``, decks of the
+    italic faces ``cnn_data.italic_fonts``), cached as ``cache/scene2_{seed}_{n}.npz`` (``scene2i_...``)."""
+    name = f"scene2{'i' if italic else ''}_{seed}_{n}.npz"
     if cache is not None and (cache / name).is_file():
         with np.load(cache / name) as d:
             return d["x"], d["k"], d["s"]
-    fonts, _ = split_fonts()
+    fonts = italic_fonts() if italic else split_fonts()[0]
     config = RecognizerConfig()
     parts = [scene_corners(seed, i, fonts, config) for i in range(n)]
     x = np.concatenate([p[0] for p in parts])

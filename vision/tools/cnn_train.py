@@ -19,13 +19,14 @@ import numpy as np
 
 from vision.cnn import INPUT_H, INPUT_W, KINDS, MODEL_PATH, prepare
 
-from .cnn_data import PLAIN, WIDE, Variety, corpus, split_fonts
-from .cnn_scene_data import SCENE_SEED0
+from .cnn_data import ITALIC, PLAIN, WIDE, Variety, corpus, italic_fonts, split_fonts
+from .cnn_scene_data import ITALIC_SCENE_SEED0, SCENE_SEED0
 from .cnn_scene_data import chunk as scene_chunk
 
 TRAIN_SEEDS = (100, 101, 200, 201)
 LARGE_SEED0 = 1000  # ``--chunks N``: the training chunks are seeds 1000 .. 1000 + N - 1 instead
 WIDE_SEED0 = 3000  # ``--wide-chunks N``: and seeds 3000 .. 3000 + N - 1, drawn more widely (``cnn_data.WIDE``)
+ITALIC_SEED0 = 7000  # ``--italic-chunks N``: and seeds 7000 .. 7000 + N - 1, drawn with italic faces (``cnn_data.ITALIC``)
 PER_CHUNK = 5000
 CALIBRATION_SEED, TEST_SEED = 901, 902
 HELD_PER_CHUNK = 3000
@@ -35,13 +36,15 @@ SURE = 0.9
 
 def chunk(seed: int, n: int, held_out: bool, cache: Path | None, variety: Variety = PLAIN) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Corpus chunk ``seed`` (BGR corners, kinds, suits), cached as ``cache/{train|held}_{seed}.npz``
-    (``..._wide.npz`` for the ``WIDE`` variety)."""
-    name = f"{'held' if held_out else 'train'}_{seed}{'_wide' if variety == WIDE else ''}.npz"
+    (``..._wide.npz`` for the ``WIDE`` variety, ``..._italic.npz`` for ``ITALIC``)."""
+    suffix = {WIDE: "_wide", ITALIC: "_italic"}.get(variety, "")
+    name = f"{'held' if held_out else 'train'}_{seed}{suffix}.npz"
     if cache is not None and (cache / name).is_file():
         with np.load(cache / name) as d:
             return d["x"], d["k"], d["s"]
     train_fonts, held_fonts = split_fonts()
-    x, k, s = corpus(n, seed, held_fonts if held_out else train_fonts, variety)
+    fonts = held_fonts if held_out else italic_fonts() if variety.italics else train_fonts
+    x, k, s = corpus(n, seed, fonts, variety)
     if cache is not None:
         cache.mkdir(parents=True, exist_ok=True)
         np.savez(cache / name, x=x, k=k, s=s)
@@ -205,6 +208,7 @@ def from_export(onnx_path: Path, x: np.ndarray) -> Any:
 def train_cnn(out: Path = MODEL_PATH, *, cache: Path | None = None, epochs: int = EPOCHS, seed: int = 1,
               minutes: float = 16.0, resume: Path | None = None, max_lr: float = 3e-3, chunks: int | None = None,
               threads: int = 2, wide_chunks: int = 0, scene_chunks: int = 0, scene_from: int | None = None,
+              italic_chunks: int = 0, italic_scene_chunks: int = 0,
               log: Callable[[str], None] = print) -> dict[str, Any]:
     """Draw the corpus, train, calibrate on held-out fonts, export ONNX with its temperatures to
     ``out`` (and ``out.json``); returns the held-out measures.  ``chunks``: that many chunks of
@@ -212,7 +216,9 @@ def train_cnn(out: Path = MODEL_PATH, *, cache: Path | None = None, epochs: int 
     ``wide_chunks``: that many more, drawn more widely (``cnn_data.WIDE``: slanted ranks, smaller
     indices, more suits beside the rank; seeds from ``WIDE_SEED0``); ``scene_chunks``: that many more
     of corners laid out from the index detector's peaks in table scenes, as the scene reader reads
-    them (``cnn_scene_data``; seeds from ``scene_from``, by default ``SCENE_SEED0``)."""
+    them (``cnn_scene_data``; seeds from ``scene_from``, by default ``SCENE_SEED0``); ``italic_chunks``
+    and ``italic_scene_chunks``: that many more of each kind drawn with italic faces
+    (``cnn_data.italic_fonts``; seeds from ``ITALIC_SEED0`` and ``cnn_scene_data.ITALIC_SCENE_SEED0``)."""
     import torch
 
     torch.manual_seed(seed)
@@ -223,6 +229,9 @@ def train_cnn(out: Path = MODEL_PATH, *, cache: Path | None = None, epochs: int 
     parts = [chunk(s, PER_CHUNK, False, cache) for s in seeds]
     parts += [chunk(s, PER_CHUNK, False, cache, WIDE) for s in range(WIDE_SEED0, WIDE_SEED0 + wide_chunks)]
     parts += [scene_chunk(s, cache, log=log) for s in range(first, first + scene_chunks)]
+    parts += [chunk(s, PER_CHUNK, False, cache, ITALIC) for s in range(ITALIC_SEED0, ITALIC_SEED0 + italic_chunks)]
+    parts += [scene_chunk(s, cache, log=log, italic=True)
+              for s in range(ITALIC_SCENE_SEED0, ITALIC_SCENE_SEED0 + italic_scene_chunks)]
     # Each part's crops are prepared and let go before the next (the crops of 300,000 corners are 5 GB).
     k = np.concatenate([p[1] for p in parts])
     s = np.concatenate([p[2] for p in parts])

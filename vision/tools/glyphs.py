@@ -48,7 +48,7 @@ def font_files() -> list[str]:
             name = os.path.basename(path).lower()
             if "/noto/" in path and not name.startswith(_NOTO_KEEP):
                 continue
-            if not any(s in name for s in _SKIP) and _has_glyphs(path, "0123456789AJQK"):
+            if not any(s in name for s in _SKIP) and has_glyphs(path, "0123456789AJQK"):
                 files.add(path)
     if not files:  # a bare machine: DejaVu rather than nothing (test images only; see bin/test)
         files.update(glob.glob("/usr/share/fonts/truetype/dejavu/DejaVuSans*.ttf"))
@@ -63,13 +63,13 @@ def suit_font_files() -> list[str]:
     for path in font_files() + sorted(glob.glob("/usr/share/fonts/truetype/noto/NotoSansSymbols2-*.ttf")):
         if any(s in os.path.basename(path).lower() for s in _SUITS_SWAPPED):
             continue
-        if _has_glyphs(path, "".join(SUIT_CHARS.values())):
+        if has_glyphs(path, "".join(SUIT_CHARS.values())):
             out.append(path)
     return out
 
 
 @cache
-def _has_glyphs(path: str, text: str) -> bool:
+def has_glyphs(path: str, text: str) -> bool:
     try:
         from matplotlib.ft2font import FT2Font
 

@@ -293,7 +293,8 @@ def family_decks(fams: Sequence[str]) -> list[tuple[str, str, int]]:
 
 
 # Faces that neither the shipped perceptron nor the corner CNN was trained on: DejaVu (left out of
-# training, the development set is drawn with it) and italic or oblique faces (``glyphs._SKIP``).
+# training, the development set is drawn with it) and italic or oblique faces (``glyphs._SKIP``; the
+# CNN learns other families' italics, never these families' nor their lookalikes': ``cnn_data.italic_fonts``).
 UNSEEN_FACES = (
     "DejaVuSans.ttf",
     "DejaVuSerif.ttf",
