@@ -263,9 +263,10 @@ def _peak_cards(scene: _Scene, regions: list[Contour], cards: list[dict[str, Any
     A Joker's word read at a peak (``peak_joker``) is a read like any other there: the card at that
     index, or one of its own.  What it names is at most ``witness_cap`` sure: the dealer confirms it.
     Only where the CNN is the scene's witness (``cnn_witness_scenes``, and for an enrolled deck
-    ``cnn_witness_enrolled``), and with the CNN not already the reader."""
+    ``cnn_witness_enrolled``); with the CNN as the corner reader (``corner_reader``) too, where the
+    peaks find the lower cards the glyph rules laid out no hypothesis for."""
     if (config.peak_reader != "on" or config.index_detector != "on" or config.cnn_witness_scenes == "off"
-            or config.corner_reader != "mlp" or model.profile is not None and config.cnn_witness_enrolled == "off"):
+            or model.profile is not None and config.cnn_witness_enrolled == "off"):
         return cards
     quads = np.array([c["corners"] for c in cards], np.float64).reshape(-1, 4, 2)
     turned = np.roll(quads, -2, axis=1)  # each card turned half round: its bottom-right index corner
