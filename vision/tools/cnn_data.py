@@ -94,15 +94,14 @@ ITALICS_PER_FAMILY = 3  # a few files of each family keep the families even (Rob
 def italic_fonts() -> list[str]:
     """Italic and oblique faces the CNN may train on (sorted; at most ``ITALICS_PER_FAMILY`` a family,
     spread over its files): Latin faces with every index glyph, none of a held-out family's."""
-    _, held = split_fonts()
-    held_families = {family(p) for p in held}
+    held = tuple({family(p) for p in split_fonts()[1]})
     by_family: dict[str, list[str]] = {}
     for path in sorted(set(all_font_files()) | set(glob.glob(_MORE_FONTS, recursive=True))):
-        name = os.path.basename(path).lower()
-        if (not any(s in name for s in _ITALIC) or name.startswith(_UNSEEN_LIKE) or family(path).startswith(tuple(held_families))
+        name, fam = os.path.basename(path).lower(), family(path)
+        if (not any(s in name for s in _ITALIC) or name.startswith(_UNSEEN_LIKE) or fam.startswith(held)
                 or any(s in name for s in ("thin", "hairline", "light")) or not has_glyphs(path, "0123456789AJQK")):
             continue
-        by_family.setdefault(family(path), []).append(path)
+        by_family.setdefault(fam, []).append(path)
     out = []
     for paths in by_family.values():
         step = max(1, len(paths) // ITALICS_PER_FAMILY)
