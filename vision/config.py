@@ -61,6 +61,15 @@ class RecognizerConfig:
     # (the corner CNN, ``cnn.py``, on the grey-level corner; an enrolled deck is still read by "mlp").
     # The default comes from the environment variable VISION_CORNER_READER.
     corner_reader: str = field(default_factory=lambda: os.environ.get("VISION_CORNER_READER", "mlp"))
+    # Which classifier reads a table scene's index corners where ``corner_reader`` is "mlp" (shoe scans
+    # are read by the perceptron and the CNN as before): "mlp", the perceptron with the CNN its witness
+    # (``read.scene_witness``, in the mode ``cnn_witness_scenes``); "cnn", the corner CNN with the
+    # perceptron its witness (``read.perceptron_witness``).  Not with an enrolled deck (read with its
+    # profile by the perceptron), nor with ``cnn_witness_scenes`` "off" (no CNN in scenes at all).
+    # The default, "cnn" since session 34 (heldout's unseen-face scenes 93.2 / 97.3% against
+    # 92.5 / 96.8%, reads of 0.9 or more 267 against 231, none wrong: docs/vision.md), comes from
+    # the environment variable VISION_SCENE_READER.
+    scene_reader: str = field(default_factory=lambda: os.environ.get("VISION_SCENE_READER", "cnn"))
     # The corner CNN as a second witness of the perceptron's reads (``read.cnn_witness``): "off";
     # "veto", a sure read (>= witness_sure) is made unsure (witness_cap) when the CNN names another
     # card with confidence witness_veto or more; "agree", also a read the CNN names surely too is as
@@ -145,8 +154,9 @@ class RecognizerConfig:
     peak_size_doubt: float = 1.3
 
     def __post_init__(self) -> None:
-        if self.corner_reader not in ("mlp", "cnn"):
-            raise ValueError(f"corner_reader must be 'mlp' or 'cnn', got {self.corner_reader!r}")
+        for name in ("corner_reader", "scene_reader"):
+            if getattr(self, name) not in ("mlp", "cnn"):
+                raise ValueError(f"{name} must be 'mlp' or 'cnn', got {getattr(self, name)!r}")
         for name in ("cnn_witness", "cnn_witness_scenes"):
             if getattr(self, name) not in WITNESS_MODES:
                 raise ValueError(f"{name} must be one of {', '.join(WITNESS_MODES)}, got {getattr(self, name)!r}")

@@ -16,7 +16,8 @@ and read, and of the hypotheses that read an index at one place the surest is ke
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import cv2
@@ -35,6 +36,7 @@ from .read import (
     countable,
     counted,
     index_corners,
+    perceptron_witness,
     read_card,
     read_corner_at,
     scene_joker,
@@ -59,8 +61,15 @@ def find_cards(image: U8, config: RecognizerConfig, mask: U8 | None = None,
     if mask is None:
         mask = card_mask(image)
     regions = _card_regions(mask)
-    h_img = image.shape[0]
     scene = _Scene(image, regions)
+    witness = partial(scene_witness, model=model, config=config)
+    if _cnn_reads_scene(model, config):
+        # The corner CNN reads the scene's indices, and the perceptron witnesses its cards and looks
+        # for Jokers printing no index.
+        scene.perceptron = (model, config)
+        witness = partial(perceptron_witness, model=model, config=config)
+        config = replace(config, corner_reader="cnn")
+    h_img = image.shape[0]
     measured = _against_peaks(_card_height(regions, h_img), scene, config)
     if measured is not None:
         doubt = _peaks_doubt(measured, scene, config)
@@ -76,8 +85,19 @@ def find_cards(image: U8, config: RecognizerConfig, mask: U8 | None = None,
         # edge): the cards are read at a small, a middle and a large card size of the scenes' span
         # (85-210 px in 720), and the size whose cards cover the card-white regions best is kept.
         cards, card_h = _best_size(scene, regions, mask, (0.13 * h_img, 0.2 * h_img, 0.27 * h_img), model, config)
-    return _finished(image, _peak_cards(scene, regions, scene_witness(cards, image, model, config), card_h, model, config),
-                     model, config)
+    # (A Joker's art counted as one pip is no ace where its corners are blank to the perceptron.)
+    return _finished(image, _peak_cards(scene, regions, witness(cards, image), card_h, model, config),
+                     *scene.perceptron_or(model, config))
+
+
+def _cnn_reads_scene(model: Mlp, config: RecognizerConfig) -> bool:
+    """Whether the corner CNN reads the scene's index corners with the perceptron its witness
+    (``scene_reader`` "cnn", the perceptron the corner reader otherwise; not with the CNN kept out of
+    scenes, ``cnn_witness_scenes`` "off").  Not for an enrolled deck:
+    its profile teaches the perceptron the deck's own indices (court letters V, D, R, say), which the
+    CNN, learning nothing from the enrolment, would not read."""
+    return (config.scene_reader == "cnn" and config.corner_reader == "mlp" and config.cnn_witness_scenes != "off"
+            and model.profile is None)
 
 
 def _best_size(scene: _Scene, regions: list[Contour], mask: U8, sizes: tuple[float, ...], model: Mlp,
@@ -458,6 +478,10 @@ class _Scene:
 
     def __init__(self, image: U8, regions: list[Contour] | None = None) -> None:
         self.image = image
+        # With the CNN reading the scene's indices (``scene_reader``), the model and configuration in
+        # which the perceptron reads: they look for the Jokers that print no index (``_cards_at``) and
+        # count the pips of whole faces (``_finished``).
+        self.perceptron: tuple[Mlp, RecognizerConfig] | None = None
         self._regions: dict[tuple[str, tuple[int, ...], bytes], _Region] = {}
         self._outlines = regions or []
         self._peaks: list[IndexPeak] | None = None
@@ -476,6 +500,10 @@ class _Scene:
                 roi = (int(xs[:, 0].min()), int(xs[:, 1].min()), int(xs[:, 0].max()) + 1, int(xs[:, 1].max()) + 1)
                 self._peaks = load_detector().peaks(self.image, config.detector_peak, roi)
         return self._peaks
+
+    def perceptron_or(self, model: Mlp, config: RecognizerConfig) -> tuple[Mlp, RecognizerConfig]:
+        """The perceptron's model and configuration where the CNN reads the scene, else these."""
+        return self.perceptron or (model, config)
 
     def region(self, contour: Contour) -> _Region:
         """The ``_Region`` of an outline."""
@@ -517,13 +545,13 @@ def _cards_at(scene: _Scene, regions: list[Contour], card_h: float, model: Mlp,
             # A card alone that nothing names surely: a Joker whose corners print no index the perceptron
             # reads (blank, or "JOKER" in a face it does not know: its "J" taken for a Jack's) is one,
             # asked, where the CNN finds both corners a Joker's; the unsure reads of its corners go.
-            joker = scene_joker(quad, crops, model, config) if _inside(quad, image.shape) else None
+            joker = scene_joker(quad, crops, *scene.perceptron_or(model, config)) if _inside(quad, image.shape) else None
             if joker is not None:
                 found.append(joker)
                 continue
         found.extend(by_index)
         if by_index:
-            joker = _unindexed_top_card(image, contour, by_index, card_h, model, config)
+            joker = _unindexed_top_card(image, contour, by_index, card_h, *scene.perceptron_or(model, config))
             if joker is not None:
                 found.append(joker)
         if single is not None and len(by_index) <= 1:
