@@ -131,13 +131,14 @@ def scene_witness(cards: list[dict[str, Any]], image: U8, model: Mlp, config: Re
 def perceptron_witness(cards: list[dict[str, Any]], image: U8, model: Mlp, config: RecognizerConfig) -> list[dict[str, Any]]:
     """A table scene's ``cards``, read by the corner CNN (``scene_reader`` "cnn"), weighed by the
     perceptron's reads of the same card: of its top-left index corner alone (a lower card of a hand
-    shows only that one), and of its two index corners together (a card lying whole) where the top-left
-    one alone reads surely enough for the two to be sure, or reads no index.  Where the perceptron names the card's code
-    surely (``witness_sure``) and the CNN named it with some confidence (``witness_doubt`` of a
-    corner's odds), the card is as sure as the perceptron's read; where the perceptron names another
-    card surely and the CNN was sure, the card is made unsure (``witness_cap``).  The CNN's code is
-    kept: where the two disagree on a scene's card the CNN was right nine times in ten (docs/vision.md
-    "Session 32").  ``config``: the scene's, with the perceptron as the corner reader."""
+    shows only that one), and of its two index corners together (a card lying whole) where the
+    top-left one reads surely enough for the two to be sure, or reads no index.  Where the perceptron
+    names the card's code surely (``witness_sure``) and the CNN named it with some confidence
+    (``witness_doubt`` of a corner's odds), the card is as sure as the perceptron's read; where the
+    perceptron names another card surely and the CNN was sure, the card is made unsure
+    (``witness_cap``).  The CNN's code is kept: where the two disagree on a scene's card the CNN was
+    right nine times in ten (docs/vision.md "Session 32").  ``config``: the scene's, with the
+    perceptron as the corner reader."""
     sure = config.witness_sure
     out = []
     for card in cards:

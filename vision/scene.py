@@ -66,7 +66,7 @@ def find_cards(image: U8, config: RecognizerConfig, mask: U8 | None = None,
     if _cnn_reads_scene(model, config):
         # The corner CNN reads the scene's indices, and the perceptron witnesses its cards and looks
         # for Jokers printing no index.
-        scene.perceptron = (model, config)
+        scene.perceptron = config
         witness = partial(perceptron_witness, model=model, config=config)
         config = replace(config, corner_reader="cnn")
     h_img = image.shape[0]
@@ -86,16 +86,16 @@ def find_cards(image: U8, config: RecognizerConfig, mask: U8 | None = None,
         # (85-210 px in 720), and the size whose cards cover the card-white regions best is kept.
         cards, card_h = _best_size(scene, regions, mask, (0.13 * h_img, 0.2 * h_img, 0.27 * h_img), model, config)
     # (A Joker's art counted as one pip is no ace where its corners are blank to the perceptron.)
-    return _finished(image, _peak_cards(scene, regions, witness(cards, image), card_h, model, config),
-                     *scene.perceptron_or(model, config))
+    return _finished(image, _peak_cards(scene, regions, witness(cards, image), card_h, model, config), model,
+                     scene.perceptron or config)
 
 
 def _cnn_reads_scene(model: Mlp, config: RecognizerConfig) -> bool:
     """Whether the corner CNN reads the scene's index corners with the perceptron its witness
     (``scene_reader`` "cnn", the perceptron the corner reader otherwise; not with the CNN kept out of
-    scenes, ``cnn_witness_scenes`` "off").  Not for an enrolled deck:
-    its profile teaches the perceptron the deck's own indices (court letters V, D, R, say), which the
-    CNN, learning nothing from the enrolment, would not read."""
+    scenes, ``cnn_witness_scenes`` "off").  Not for an enrolled deck: its profile teaches the
+    perceptron the deck's own indices (court letters V, D, R, say), which the CNN, learning nothing
+    from the enrolment, would not read."""
     return (config.scene_reader == "cnn" and config.corner_reader == "mlp" and config.cnn_witness_scenes != "off"
             and model.profile is None)
 
@@ -478,10 +478,10 @@ class _Scene:
 
     def __init__(self, image: U8, regions: list[Contour] | None = None) -> None:
         self.image = image
-        # With the CNN reading the scene's indices (``scene_reader``), the model and configuration in
-        # which the perceptron reads: they look for the Jokers that print no index (``_cards_at``) and
-        # count the pips of whole faces (``_finished``).
-        self.perceptron: tuple[Mlp, RecognizerConfig] | None = None
+        # With the CNN reading the scene's indices (``scene_reader``), the configuration in which the
+        # perceptron reads: it looks for the Jokers that print no index (``_cards_at``) and counts the
+        # pips of whole faces (``_finished``).
+        self.perceptron: RecognizerConfig | None = None
         self._regions: dict[tuple[str, tuple[int, ...], bytes], _Region] = {}
         self._outlines = regions or []
         self._peaks: list[IndexPeak] | None = None
@@ -500,10 +500,6 @@ class _Scene:
                 roi = (int(xs[:, 0].min()), int(xs[:, 1].min()), int(xs[:, 0].max()) + 1, int(xs[:, 1].max()) + 1)
                 self._peaks = load_detector().peaks(self.image, config.detector_peak, roi)
         return self._peaks
-
-    def perceptron_or(self, model: Mlp, config: RecognizerConfig) -> tuple[Mlp, RecognizerConfig]:
-        """The perceptron's model and configuration where the CNN reads the scene, else these."""
-        return self.perceptron or (model, config)
 
     def region(self, contour: Contour) -> _Region:
         """The ``_Region`` of an outline."""
@@ -545,13 +541,13 @@ def _cards_at(scene: _Scene, regions: list[Contour], card_h: float, model: Mlp,
             # A card alone that nothing names surely: a Joker whose corners print no index the perceptron
             # reads (blank, or "JOKER" in a face it does not know: its "J" taken for a Jack's) is one,
             # asked, where the CNN finds both corners a Joker's; the unsure reads of its corners go.
-            joker = scene_joker(quad, crops, *scene.perceptron_or(model, config)) if _inside(quad, image.shape) else None
+            joker = scene_joker(quad, crops, model, scene.perceptron or config) if _inside(quad, image.shape) else None
             if joker is not None:
                 found.append(joker)
                 continue
         found.extend(by_index)
         if by_index:
-            joker = _unindexed_top_card(image, contour, by_index, card_h, *scene.perceptron_or(model, config))
+            joker = _unindexed_top_card(image, contour, by_index, card_h, model, scene.perceptron or config)
             if joker is not None:
                 found.append(joker)
         if single is not None and len(by_index) <= 1:
