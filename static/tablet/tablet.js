@@ -502,7 +502,13 @@
       actions.append(el("button", { class: "btn primary big", id: "btn-settle", text: "Settle", onclick: settle }));
     }
     // A card may also come while a hand may hit: it is that hand's hit.
-    $("capture").hidden = !(dealing && playing && (n.needs === "card" || (n.allowed || []).includes("hit")));
+    const takesCard = n.needs === "card" || (n.allowed || []).includes("hit");
+    // A scan the round waits on is asked about here even when the round takes no card now (a scan of two
+    // cards where one was wanted: its second card read surely, "the round takes no card now"); hidden with
+    // the scan button, the question stood unseen and every other tap was refused until it was answered.
+    $("capture").hidden = !(dealing && playing && (takesCard || !!r.pending_scan));
+    $("capture").querySelector(".camera-row").hidden = !takesCard;
+    $("picker").hidden = !takesCard;
     // Said beside the scan button: a "Hit (must)" need not be tapped first, the card is the hit.
     const hitByCard = n.needs === "decision" && (n.allowed || []).includes("hit");
     $("card-hit").hidden = !hitByCard;

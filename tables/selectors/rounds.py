@@ -226,15 +226,25 @@ def pending_scan(rnd: Round) -> dict[str, Any] | None:
     found = list(scan.recognised or [])
     shoe = engine_shoe(rnd.shoe) if rnd.shoe is not None else None
     guesses = asked_guesses(scan, shoe)
+    why = asked_why(scan, shoe)
     return {"scan": scan.pk, "image": scan_image_url(scan.pk), "candidates": found, "card": scan.asking,
-            "of": len(found), "corners": asked_card(scan).get("corners") or [], "why": asked_why(scan, shoe),
-            "guesses": guesses, "question": pending_scan_question(rnd, guesses, scan)}  # fmt: skip
+            "of": len(found), "corners": asked_card(scan).get("corners") or [], "why": why,
+            "guesses": guesses, "question": pending_scan_question(rnd, guesses, scan, why)}  # fmt: skip
 
 
-def pending_scan_question(rnd: Round, guesses: list[dict[str, Any]], scan: Scan | None = None) -> str:
+def pending_scan_question(rnd: Round, guesses: list[dict[str, Any]], scan: Scan | None = None,
+                          why: str = "unsure") -> str:
     """What the dealer is asked about the unsure read: "Answer the unsure read of seat 2's card first: 10♠?"
     (whose card: the round's prompt, which is the asked card's place: the scan's cards before it are recorded),
-    "... of seat 2's card (card 2 of 3 in the scan) first: 10♠?" when the scan found several."""
+    "... of seat 2's card (card 2 of 3 in the scan) first: 10♠?" when the scan found several.  A card read
+    surely that the round takes no card for (``why`` "round": a scan of two cards where one was wanted) is
+    not an unsure read: "Card 2 of 2 in the scan read 2♥, but the round takes no card now: tap Not a card
+    first"."""
+    if why == "round" and scan is not None and guesses:
+        found = len(scan.recognised or [])
+        which = f"Card {(scan.asking or 0) + 1} of {found} in the scan" if found > 1 else "The scan"
+        drop = "Not a card" if found > 1 else "No card was dealt"
+        return f"{which} read {card_face(guesses[0]['code'])}, but the round takes no card now: tap {drop} first"
     who = round_view.actor_label((rnd.prompt or {}).get("actor"), rnd.setup, rnd.game)
     whose = f" of {'the dealer' if who == 'Dealer' else who[:1].lower() + who[1:]}'s card" if who else ""
     found = len(scan.recognised or []) if scan is not None else 0

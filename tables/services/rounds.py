@@ -41,6 +41,7 @@ from tables.models import (
 from tables.selectors.rounds import (
     asked_card,
     asked_guesses,
+    asked_why,
     current_shoe,
     engine_shoe,
     pending_scan_question,
@@ -211,7 +212,7 @@ def require_no_pending_scan(round: Round) -> None:
     if waiting is None:
         return
     shoe = engine_shoe(round.shoe) if round.shoe is not None else None
-    raise Conflict(pending_scan_question(round, asked_guesses(waiting, shoe), waiting))
+    raise Conflict(pending_scan_question(round, asked_guesses(waiting, shoe), waiting, asked_why(waiting, shoe)))
 
 
 def _next_seq(round: Round) -> int:

@@ -146,6 +146,11 @@ def test_a_card_the_round_cannot_take_is_asked_about_after_the_ones_it_took(bj_t
     doc = ok(dealer_api.get(f"/api/rounds/{rid}/"))
     assert doc["pending_scan"]["card"] == 1 and doc["next"]["needs"] == "settle"
     assert doc["pending_scan"]["why"] == "round"  # read surely: the round takes no card now
+    # Not an unsure read: said as it is, in the question and in the refusal of anything else meanwhile.
+    question = "Card 2 of 2 in the scan read 4♣, but the round takes no card now: tap Not a card first"
+    assert doc["pending_scan"]["question"] == question
+    refused = dealer_api.post(f"/api/rounds/{rid}/settle/", {}, format="json")
+    assert refused.status_code == 409 and refused.json()["error"] == question
     doc = ok(dealer_api.post(f"/api/rounds/{rid}/scans/{scan['scan']}/dismiss/",
                              {"reason": "not a card", "only_this_card": True}, format="json"))
     assert doc["pending_scan"] is None and _codes(doc)[-1] == "5C"

@@ -119,3 +119,41 @@ def test_an_unsure_scan_with_many_hands_drawn_keeps_the_question_and_the_picker_
     page.click("[data-suit='S']")
     page.wait_for_selector("#scan-confirm", state="hidden")
     assert _codes(table) == ["8S", "TS"]
+
+
+def test_a_scans_card_the_round_takes_no_card_for_is_asked_about_on_screen(
+        browser, live_server, demo_casino, dealer, monkeypatch, tmp_path):
+    # Found playing a fresh clone: a table photo of two cards where the dealer's one hit was wanted. Its
+    # second card waited for an answer inside the scan area, which the page hides when no card is wanted
+    # (only Stand, or Settle, left): the question was never on screen, and every tap was refused with
+    # "Answer the unsure read ... first" although the read was sure.
+    from tables import services
+
+    monkeypatch.setattr(services.scans, "recognise", fake_recognise)
+    table = demo_casino.tables["unlimited-blackjack"]
+    page = take_table(browser, live_server, table, dealer)
+    page.click("[data-chip='1-main-500']")
+    page.click("[data-chip='2-main-500']")
+    page.click("#btn-open")
+    for k, code in enumerate(["8S", "9S", "6D", "8H", "7C", "TD"]):  # seat 1 8-8, seat 2 9-7, the dealer 6, the hole card
+        needs(page, "card")
+        _scan(page, tmp_path, (code, 97))
+        page.wait_for_function("n => document.querySelectorAll('.hands .playing-card').length >= n", arg=k + 1)
+    for seat in (1, 2):  # (each stand once its seat is asked: a click on the button just gone stood seat 1 twice)
+        page.wait_for_selector(f"#prompt:has-text('Seat {seat}')")
+        page.click("[data-action='stand']")
+    needs(page, "card")  # the dealer draws to 16
+    _scan(page, tmp_path, ("5C", 97), ("4C", 97))  # the 5♣ makes 21: the round takes no further card
+    page.wait_for_selector(".hands .playing-card[data-code='5C']")
+    page.wait_for_selector("#scan-confirm [data-drop-scan='not a card']")
+    assert page.inner_text("#scan-confirm .scan-ask p") == (
+        "Card 2 of 2 in the scan read 4♣, but the round takes no card now: tap Not a card or Scan the rest again")
+    assert page.is_hidden("#scan-input >> xpath=..") and page.is_hidden("#picker")  # no card to scan or pick now
+    page.click("#btn-settle")  # refused until it is answered, and said so as it is
+    page.wait_for_selector("#error:not([hidden])")
+    assert page.inner_text("#error") == "Card 2 of 2 in the scan read 4♣, but the round takes no card now: tap Not a card first."
+    page.click("[data-drop-scan='not a card']")
+    page.wait_for_selector("#scan-confirm", state="hidden")
+    assert _codes(table) == ["8S", "9S", "6D", "8H", "7C", "TD", "5C"]
+    page.click("#btn-settle")
+    page.wait_for_selector("#settlement:not([hidden])")
