@@ -22,8 +22,9 @@ def _codes(table: Any) -> list[str]:
     return [c.code for c in RoundCard.objects.filter(round__table=table).order_by("seq")]
 
 
-def test_a_scan_of_several_cards_asks_about_the_unsure_one_alone(
-        browser, live_server, demo_casino, dealer, monkeypatch, tmp_path):
+def _two_seats_open(browser: Any, live_server: Any, demo_casino: Any, dealer: Any, monkeypatch: Any) -> tuple[Any, Any]:
+    """The Unlimited Blackjack table taken, seats 1 and 2 bet and the round opened, scans read by
+    ``fake_recognise``: the table and the tablet's page."""
     from tables import services
 
     monkeypatch.setattr(services.scans, "recognise", fake_recognise)
@@ -32,6 +33,12 @@ def test_a_scan_of_several_cards_asks_about_the_unsure_one_alone(
     page.click("[data-chip='1-main-500']")
     page.click("[data-chip='2-main-500']")
     page.click("#btn-open")
+    return table, page
+
+
+def test_a_scan_of_several_cards_asks_about_the_unsure_one_alone(
+        browser, live_server, demo_casino, dealer, monkeypatch, tmp_path):
+    table, page = _two_seats_open(browser, live_server, demo_casino, dealer, monkeypatch)
     needs(page, "card")
     _scan(page, tmp_path, ("8S", 97), ("TS", 60), ("9C", 97))
     page.wait_for_selector("#scan-confirm [data-confirm='TS']")
@@ -127,14 +134,7 @@ def test_a_scans_card_the_round_takes_no_card_for_is_asked_about_on_screen(
     # second card waited for an answer inside the scan area, which the page hides when no card is wanted
     # (only Stand, or Settle, left): the question was never on screen, and every tap was refused with
     # "Answer the unsure read ... first" although the read was sure.
-    from tables import services
-
-    monkeypatch.setattr(services.scans, "recognise", fake_recognise)
-    table = demo_casino.tables["unlimited-blackjack"]
-    page = take_table(browser, live_server, table, dealer)
-    page.click("[data-chip='1-main-500']")
-    page.click("[data-chip='2-main-500']")
-    page.click("#btn-open")
+    table, page = _two_seats_open(browser, live_server, demo_casino, dealer, monkeypatch)
     for k, code in enumerate(["8S", "9S", "6D", "8H", "7C", "TD"]):  # seat 1 8-8, seat 2 9-7, the dealer 6, the hole card
         needs(page, "card")
         _scan(page, tmp_path, (code, 97))
