@@ -14,6 +14,13 @@ from .money import ZERO, fmt
 BET_WORDS = {"perfect-pairs": "Perfect Pairs", "behind-insurance": "insurance behind"}
 
 
+# The lines that pay on a stake another line holds, not stakes of their own: No-Bust Finnish 27's bonus is
+# paid on top of the game wager's 1:1 (rules/README.md), its line carrying that wager as the amount it pays
+# on.  Every other line is a stake the round took (each split hand, a doubled stake, insurance, side bets,
+# bets behind, a pot contribution).
+NOT_STAKES = frozenset({"bonus"})
+
+
 def bet_words(kind: object) -> str:
     """A bet kind as a pit boss reads it: ``perfect-pairs`` → ``Perfect Pairs``; any other kind as it is."""
     text = str(kind or "")

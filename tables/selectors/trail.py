@@ -14,7 +14,7 @@ from django.utils import timezone
 from tables.days import day_text, parse_day
 from tables.engine.cards import card_face
 from tables.engine.games import game as game_spec
-from tables.engine.settlement import bet_words
+from tables.engine.settlement import NOT_STAKES, bet_words
 from tables.models import ApprovalKind, AuditEvent, Round, RoundState, Scan, SettlementLine, Wager
 from tables.selectors.floor_live import Scope
 from tables.selectors.round_view import place_words
@@ -196,13 +196,15 @@ def with_staked(qs: QuerySet[Round]) -> QuerySet[Any]:  # annotated: staked, sta
 
     The one home of that figure.  A settled round's stakes are its current settlement lines' wagers, as the
     engine settled them: each split hand, a doubled stake at its doubled amount, insurance, side bets, bets
-    behind (doubled along, following a split), Bluffjack's contributions to the pot.  A round not settled
+    behind (doubled along, following a split), Bluffjack's contributions to the pot; not a line paid on
+    another's stake (``tables.engine.settlement.NOT_STAKES``: No-Bust Finnish 27's bonus, whose line
+    carries the game wager it pays on, counted twice before).  A round not settled
     yet has only its opening bets (the ``Wager`` rows); a cancelled round refunded every stake: 0.
 
     Not the hold's handle: the hold audit and the accounting's theo take the initial wagers (the edges are
     per initial unit, docs/audit.md "Hold"), so hold % is win / handle, never win / staked."""
     lines = (SettlementLine.objects.filter(round=OuterRef("pk"), superseded=False)
-             .exclude(round__state=RoundState.CANCELLED).order_by().values("round")
+             .exclude(round__state=RoundState.CANCELLED).exclude(bet__in=NOT_STAKES).order_by().values("round")
              .annotate(s=Sum("wager")).values("s"))  # fmt: skip
     opening = (Wager.objects.filter(round=OuterRef("pk"), refunded=False).order_by().values("round")
                .annotate(s=Sum("amount")).values("s"))  # fmt: skip

@@ -101,3 +101,26 @@ def test_insurance_taken_during_the_round_counts(demo_casino, dealer, pit_boss):
             rnd = services.round_decide(round=rnd.pk, action="stand", actor=dealer)
     services.round_settle(round=rnd.pk, actor=dealer)
     assert insured and _row(pit_boss, rnd.pk)[8] == "15.00"  # main 10.00 and insurance 5.00
+
+
+def test_a_finnish_27_bonus_is_paid_on_the_game_wager_not_a_stake_of_its_own(demo_casino, dealer, pit_boss):
+    # Found playing the tablet: 8-9-10 of hearts won its bonus on a 25.00 bet, and the round read "wagered
+    # 50.00" (the bonus line carries the wager it pays on).
+    table = demo_casino.tables["finnish-27"]
+    services.table_open(table=table, actor=dealer)
+    services.shoe_shuffle(table=table, actor=dealer, reason="new shoe")
+    api = api_client_for(dealer)
+    rid = ok(api.post(f"/api/tables/{table.pk}/rounds/", {"seats": [{"seat": 1, "wagers": {"main": "25.00"}}]},
+                      format="json"), 201)["id"]  # fmt: skip
+    for code in ["8H", "TC", "9H", "6S"]:  # player, dealer, player, dealer: hard 17 against 16
+        body = ok(api.post(f"/api/rounds/{rid}/cards/", {"code": code}, format="json"))
+    if body["next"]["needs"] == "decision":
+        body = ok(decide(api, rid, "hit"))
+    body = ok(api.post(f"/api/rounds/{rid}/cards/", {"code": "TH"}, format="json"))  # 27: 8-9-10 of hearts
+    if body["next"]["needs"] == "decision":
+        ok(decide(api, rid, "stand"))
+    due = ok(api.post(f"/api/rounds/{rid}/settle/", {}, format="json"))["due"]
+    assert due == {"1": {"main": "25.00", "bonus": "25.00"}}  # 1:1, and 8-9-10 of hearts 1:1 on top
+    assert {ln.bet: ln.wager for ln in SettlementLine.objects.filter(round_id=rid)} == {
+        "main": Decimal("25.00"), "bonus": Decimal("25.00")}  # the engine's lines, as the verify contract has them
+    assert _row(pit_boss, rid)[8] == "25.00"  # the one stake the player put down
