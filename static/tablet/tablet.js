@@ -312,17 +312,20 @@
     if (amount > hi) return `above the table maximum of ${money(hi)}`;
     return "";
   }
+  // An amount as a chip or a limit says it: whole amounts without cents ("25"), others with them ("2.50").
+  function chipMoney(v) { return money(v).replace(/\.00$/, ""); }
   function chipRow(seat, field, values, label) {
     const b = bets[seat];
     const problem = limitProblem(field, b[field] || 0);
     const lim = KIND_OF[field] && !POT ? limitOf(field) : null;
     return el("div", { class: "chip-row" + (problem ? " over" : "") },
       el("span", { class: "label", text: label },
-        lim ? el("small", { class: "limit", text: `${money(lim[0])} – ${money(lim[1])}` }) : null),
+        // whole amounts without cents ("5 – 1000"): with them the limits wrapped onto two lines in tiny type
+        lim ? el("small", { class: "limit", text: `${chipMoney(lim[0])} – ${chipMoney(lim[1])}` }) : null),
       // A pot game's stack is whole chips ("10"), not money ("10.00").
       el("span", { class: "amount", "data-amount": `${seat}-${field}`, text: POT ? String(Math.round((b[field] || 0) / 100)) : money(b[field] || 0) }),
       ...[...new Set(values)].sort((x, y) => x - y).map((v) => el("button", {
-        class: "chip", type: "button", text: "+" + money(v).replace(/\.00$/, ""), "data-chip": `${seat}-${field}-${v}`,
+        class: "chip", type: "button", text: "+" + chipMoney(v), "data-chip": `${seat}-${field}-${v}`,
         onclick: () => { b[field] = (b[field] || 0) + v; renderNewRound(); },
       })),
       el("button", { class: "chip clear", type: "button", text: "×", "aria-label": `clear ${label}`,
@@ -1119,7 +1122,9 @@
     box.hidden = false;
     // The reader's best guesses (valid cards the shoe can still deal), each a card face with its
     // confidence: one tap confirms it; otherwise the picker below.
-    const guesses = p.guesses || p.candidates.filter((c) => /^([2-9TJQKA][SHDC]|JK)$/.test(c.code));
+    // None where the round takes no card now (why "round"): a tap on the read card was only refused again.
+    const guesses = p.why === "round" ? []
+      : p.guesses || p.candidates.filter((c) => /^([2-9TJQKA][SHDC]|JK)$/.test(c.code));
     // The scan itself beside the guesses, so the dealer compares the reader's guess with what was scanned
     // (a blurred K♥ offered as a Joker); a tap shows it large.  Shown for a face-down card too: the
     // tablet faces the dealer, who confirms it; only the toasts keep it unnamed.

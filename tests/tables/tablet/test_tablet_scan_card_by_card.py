@@ -149,6 +149,7 @@ def test_a_scans_card_the_round_takes_no_card_for_is_asked_about_on_screen(
     assert page.inner_text("#scan-confirm .scan-ask p") == (
         "Card 2 of 2 in the scan read 4♣, but the round takes no card now: tap Not a card or Scan the rest again")
     assert page.is_hidden("#scan-input >> xpath=..") and page.is_hidden("#picker")  # no card to scan or pick now
+    assert page.locator("#scan-confirm [data-confirm]").count() == 0  # nor the read card to tap: it was refused
     page.click("#btn-settle")  # refused until it is answered, and said so as it is
     page.wait_for_selector("#error:not([hidden])")
     assert page.inner_text("#error") == "Card 2 of 2 in the scan read 4♣, but the round takes no card now: tap Not a card first."

@@ -201,7 +201,7 @@ def test_errors_are_shown_in_words_and_bet_limits_are_checked_as_entered(
     page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
     page.click("#btn-take")
     shuffle(page)
-    assert "5.00 – 20.00" in page.inner_text("[data-seat='3'] .chip-row:nth-of-type(2)")
+    assert "5 – 20" in page.inner_text("[data-seat='3'] .chip-row:nth-of-type(2)")  # (whole amounts: one line)
     page.click("[data-chip='3-main-500']")
     page.click("[data-chip='3-pp-2500']")
     assert page.inner_text("[data-limit='3-pp']") == "Perfect Pairs 25.00: above the table maximum of 20.00"
