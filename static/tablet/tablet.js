@@ -314,9 +314,18 @@
   }
   // An amount as a chip or a limit says it: whole amounts without cents ("25"), others with them ("2.50").
   function chipMoney(v) { return money(v).replace(/\.00$/, ""); }
+  // What is wrong with a seat's bet of one kind: outside the table's limits, or a side bet or bet behind at a
+  // seat with no main bet (it went nowhere: the round took only the seats with a main bet, and said nothing).
+  function betProblem(seat, field) {
+    const b = bets[seat];
+    if (!POT && field !== "main" && b[field] && !b.main) {
+      return field === "behind" ? `no main bet at seat ${seat} to bet behind` : `no main bet at seat ${seat}`;
+    }
+    return limitProblem(field, b[field] || 0);
+  }
   function chipRow(seat, field, values, label) {
     const b = bets[seat];
-    const problem = limitProblem(field, b[field] || 0);
+    const problem = betProblem(seat, field);
     const lim = KIND_OF[field] && !POT ? limitOf(field) : null;
     return el("div", { class: "chip-row" + (problem ? " over" : "") },
       el("span", { class: "label", text: label },
@@ -370,7 +379,7 @@
               onclick: () => { b.followSplit = b.followSplit === "both" ? "first" : "both"; renderNewRound(); } })));
         }
       }
-      for (const f of ["main", "pp", "t3", "behind"]) if (limitProblem(f, b[f] || 0)) problems += 1;
+      for (const f of ["main", "pp", "t3", "behind"]) if (betProblem(n, f)) problems += 1;
       box.append(el("div", { class: "seat-editor" + (b.main ? " active" : ""), "data-seat": n }, ...kids));
     }
     // How many players one round takes comes from the game's registry entry (Mini Blackjack: one).

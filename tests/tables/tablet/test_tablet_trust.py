@@ -230,6 +230,31 @@ def test_errors_are_shown_in_words_and_bet_limits_are_checked_as_entered(
     shot(page, "tablet-error.png")
 
 
+def test_a_bet_behind_or_side_bet_at_a_seat_with_no_main_bet_is_flagged_not_dropped(
+    browser, live_server, demo_casino, dealer
+):
+    # Found playing the tablet: 5.00 behind seat 4, which had no main bet, went nowhere: the round took
+    # seats 2 and 6 and said nothing of it.
+    table = demo_casino.tables["unlimited-blackjack"]
+    page = sign_in(browser, live_server, dealer)
+    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
+    page.click("#btn-take")
+    shuffle(page)
+    page.click("[data-chip='2-main-2500']")
+    page.click("[data-chip='4-behind-500']")
+    page.click("[data-chip='6-pp-500']")
+    assert page.inner_text("[data-limit='4-behind']") == "Bet behind 5.00: no main bet at seat 4 to bet behind"
+    assert page.inner_text("[data-limit='6-pp']") == "Perfect Pairs 5.00: no main bet at seat 6"
+    assert page.is_disabled("#btn-open")
+    page.click("[data-chip='6-main-2500']")  # a main bet at seat 6; seat 4's bet behind cleared
+    page.click("[aria-label='clear Bet behind'] >> nth=3")
+    assert page.locator("[data-limit]").count() == 0 and page.is_enabled("#btn-open")
+    page.click("#btn-open")
+    page.wait_for_selector("#prompt")
+    doc = Round.objects.filter(table=table).latest("pk")
+    assert sorted(w.seat for w in doc.wagers.all() if w.kind == "main" and w.behind is None) == [2, 6]
+
+
 def test_shuffle_and_cancel_ask_for_confirmation_and_a_reason(browser, live_server, demo_casino, dealer):
     table = demo_casino.tables["unlimited-blackjack"]
     page = sign_in(browser, live_server, dealer)
