@@ -218,7 +218,7 @@
     $("rummy-target-laid").className = "btn" + (target === "laid" ? " primary" : "");
     $("rummy-target-hand").className = "btn" + (target === "hand" ? " primary" : "");
     $("rummy-cards").replaceChildren(...[["laid", "Laid down"], ["hand", "Left in hand"]].map(([k, label]) =>
-      el("div", { class: "hand", "data-rummy": k, text: `${label}: ${cards[k].join(" ") || "—"}` })));
+      el("div", { class: "hand", "data-rummy": k, text: `${label}: ${cards[k].map(pretty).join(" ") || "—"}` })));
     const ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
     $("rummy-ranks").replaceChildren(...ranks.map((r) => el("button", { class: "pick rank" + (rank === r ? " on" : ""), type: "button",
       "data-rummy-rank": r, text: r === "T" ? "10" : r, onclick: () => { rank = r; renderCheck(); } })),
@@ -233,9 +233,10 @@
     if (cards.laid.length) body.cards = cards.laid;
     const r = await request("POST", `/api/tables/${TABLE}/rummy/check/`, body);
     const d = r.data;
-    $("rummy-result").textContent = !r.ok ? window.TabletKit.errorText(d) :
+    // the engine's words with the cards as faces ("Hand: A♠ 15 + Joker 25 = 40", not "AS 15 + JK 25")
+    $("rummy-result").textContent = (!r.ok ? window.TabletKit.errorText(d) :
       `Deal ${d.deal} (${d.contract.join(" + ")}): ` + (d.met === null ? "no contract laid down" : d.met ? `contract met — ${d.message}` :
-        `contract NOT met: ${d.message}`) + `. Hand: ${d.hand_detail}`;
+        `contract NOT met: ${d.message}`) + `. Hand: ${d.hand_detail}`).replace(/\b(JK|[2-9TJQKA][SHDC])\b/g, (c) => pretty(c));
   }
   $("rummy-target-laid").addEventListener("click", () => { target = "laid"; renderCheck(); });
   $("rummy-target-hand").addEventListener("click", () => { target = "hand"; renderCheck(); });

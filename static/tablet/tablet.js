@@ -160,7 +160,7 @@
       return;
     }
     box.hidden = false;
-    box.textContent = errorWords(data);
+    box.textContent = faces(errorWords(data)); // "impossible card Q♦", not the code QD
     box.dataset.field = data.field || "";
     box.dataset.rule = data.rule || "";
     box.title = [data.field, data.rule].filter(Boolean).join(" · ");

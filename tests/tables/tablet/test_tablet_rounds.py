@@ -559,7 +559,20 @@ def test_contract_rummy_a_contract_is_checked_without_recording_it(browser, live
     page.click("[data-rummy-suit='S']")
     page.click("#rummy-check")
     page.wait_for_selector("#rummy-result:has-text('contract met')")
-    assert "AS 15" in page.inner_text("#rummy-result")
+    # the cards as faces, as the picker and the hands show them (they read "7S 7H 7D", "AS 15")
+    assert page.inner_text("[data-rummy='laid']") == "Laid down: 7♠ 7♥ 7♦ K♣ K♦ K♥"
+    assert "Hand: A♠ 15" in page.inner_text("#rummy-result")
+
+
+def test_a_refused_card_is_named_as_its_face_in_the_error(browser, live_server, demo_casino, dealer):
+    # Found playing the tablet: "Card: impossible card QD: the shoe holds ..." (the code, not Q♦).
+    page = open_bluffjack_hand(browser, live_server, demo_casino.tables["bluffjack"], dealer)
+    pick(page, "TS")
+    page.click("[data-rank='T']")
+    page.click("[data-suit='S']")  # the one-deck shoe holds no second 10♠
+    page.wait_for_selector("#error:not([hidden])")
+    text = page.inner_text("#error")
+    assert "10♠" in text and "TS" not in text, text
 
 
 def test_a_bluffjack_stack_is_entered_in_whole_chips(browser, live_server, demo_casino, dealer):
