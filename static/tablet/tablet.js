@@ -527,6 +527,20 @@
     $("card-hit").textContent = hitByCard ? "A card scanned or picked now is the hit" : "";
     renderPicker();
     renderSettlement();
+    if (dealing && playing && takesCard) keepPickerInSight(`${r.id}/${r.cards.length}/${(r.decisions || []).length}`);
+  }
+  // A card wanted with the picker below the fold (a split seat's hands side by side pushed it under the
+  // 800 px screen): the page scrolls just enough to show it, never so far that the prompt leaves the top,
+  // and once per step of the round (a push redrawing the page leaves where the dealer scrolled alone).
+  let pickerShownFor = "";
+  function keepPickerInSight(step) {
+    if (step === pickerShownFor) return;
+    pickerShownFor = step;
+    requestAnimationFrame(() => {
+      const below = $("picker").getBoundingClientRect().bottom - innerHeight;
+      const promptTop = $("prompt").getBoundingClientRect().top;
+      if (below > 0 && promptTop > 0) scrollBy(0, Math.min(below + 8, promptTop));
+    });
   }
 
   // Hands drawn as the table lies: the dealer, then each seat with its hands side by side (split hands

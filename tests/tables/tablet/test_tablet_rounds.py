@@ -255,6 +255,34 @@ def test_a_blackjack_round_with_two_seats_a_split_a_bet_behind_and_a_mismatch_bl
     assert rnd.approvals.get().approved_by == pit_boss
 
 
+def test_the_picker_stays_in_sight_when_a_split_widens_the_seat(browser, live_server, demo_casino, dealer):
+    # Found playing the tablet at 1280x800: seats 1, 3 and 5, seat 1 split 8-8; its two hands widened the seat,
+    # seat 5 dropped to a second row, and the rank buttons stood below the screen while the prompt asked
+    # for the split hand's card.
+    table = demo_casino.tables["unlimited-blackjack"]
+    page = take_table(browser, live_server, table, dealer)
+    for chip in ("1-main-2500", "1-pp-500", "1-behind-500", "3-main-500", "3-t3-500", "5-main-500"):
+        page.click(f"[data-chip='{chip}']")
+    page.click("#btn-open")
+    needs(page, "card")
+    for code in ["8S", "6H", "TC", "7D", "8D", "5C", "9C", "QH"]:  # seats 1, 3, 5, the dealer; again
+        pick(page, code)
+    page.wait_for_selector("#prompt:has-text('Seat 1')")
+    page.click("[data-action='split']")
+    needs(page, "card")
+    pick(page, "3H")  # the first hand's second card: 11, doubled
+    page.click("[data-action='double']")
+    needs(page, "card")
+    pick(page, "9C")
+    page.wait_for_selector("#prompt:has-text('hand 2')")  # the second hand's card is wanted
+    page.wait_for_timeout(300)  # the scroll waits for the next frame
+    # Both in sight: the prompt and the picker (before, the picker stood below the fold, or, where a tap
+    # had scrolled to it, the prompt above the top).
+    for sel in ("#prompt", "#picker"):
+        box = page.locator(sel).bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 801, (sel, box)
+
+
 def test_double_then_scan_card_doubles_the_bet(browser, live_server, demo_casino, dealer, monkeypatch, tmp_path):
     """The dealer taps Double, then deals and scans the card: a doubled hand, not a hit."""
     from tables import services
