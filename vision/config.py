@@ -55,6 +55,12 @@ class RecognizerConfig:
     profile_enrol_card_px: tuple[float, ...] = (170.0, 120.0)  # enrolment also keeps each corner as seen on cards this tall (scenes)
     profile_floor: float = 0.005  # the generic odds, floored at this, weigh the enrolled glyphs' odds (a sure generic read needs a clear match to turn)
     profile_duplicate: float = 0.97  # enrolment keeps one of a card's glyph samples this alike
+    # An enrolled deck's table scenes are read by the corner CNN, with the perceptron reading with the
+    # profile its witness (as an unseen deck's are), where at enrolment the CNN named this share of the
+    # deck's index corners or more (``DeckProfile.cnn_share``); a deck printing indices of its own (court
+    # letters V, D, R: a quarter of its corners named wrong) keeps the perceptron, which enrolment taught.
+    # Above 1: never.
+    profile_cnn_share: float = 0.97
     profile_joker_match: float = 0.85  # a corner with no index this like an enrolled Joker's: that Joker
     profile_joker_confidence: float = 0.93
     # Which classifier reads an index corner: "mlp" (glyphs cut from the ink, the perceptron) or "cnn"
@@ -64,8 +70,9 @@ class RecognizerConfig:
     # Which classifier reads a table scene's index corners where ``corner_reader`` is "mlp" (shoe scans
     # are read by the perceptron and the CNN as before): "mlp", the perceptron with the CNN its witness
     # (``read.scene_witness``, in the mode ``cnn_witness_scenes``); "cnn", the corner CNN with the
-    # perceptron its witness (``read.perceptron_witness``).  Not with an enrolled deck (read with its
-    # profile by the perceptron), nor with ``cnn_witness_scenes`` "off" (no CNN in scenes at all).
+    # perceptron its witness (``read.perceptron_witness``).  An enrolled deck only where the CNN named
+    # its index corners at enrolment (``profile_cnn_share``; else read with its profile by the
+    # perceptron); not with ``cnn_witness_scenes`` "off" (no CNN in scenes at all).
     # The default, "cnn" since session 34 (heldout's unseen-face scenes 93.2 / 97.3% against
     # 92.5 / 96.8%, reads of 0.9 or more 267 against 231, none wrong: docs/vision.md), comes from
     # the environment variable VISION_SCENE_READER.
@@ -171,6 +178,7 @@ class RecognizerConfig:
 # The numbers a configuration checks: name, whether a value will do, and what it must be.
 _RANGES: tuple[tuple[str, Callable[[float], bool], str], ...] = (
     ("cnn_alone", lambda v: 0.5 <= v, "0.5 or more (above 1: never)"),
+    ("profile_cnn_share", lambda v: 0.0 < v, "more than 0 (above 1: never)"),
     ("witness_doubt", lambda v: 0.0 <= v < 1.0, "in [0, 1)"),
     ("detector_peak", lambda v: 0.0 < v < 1.0, "in (0, 1)"),
     ("peak_read_min", lambda v: 0.0 < v < 1.0, "in (0, 1)"),

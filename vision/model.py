@@ -49,6 +49,10 @@ class GlyphWeigher(Protocol):
         """How much an index corner crop (h, w, 3) looks like an enrolled Joker's corner (0 to 1)."""
         ...
 
+    def cnn_share(self) -> float:
+        """The share of the deck's index corners the corner CNN named right at enrolment (0 to 1)."""
+        ...
+
 
 @dataclass(frozen=True)
 class Mlp:

@@ -99,6 +99,15 @@ class DeckProfile:
     def __len__(self) -> int:
         return len(self.codes)
 
+    def cnn_share(self) -> float:
+        """The share of the deck's enrolled cards (Jokers aside) that the corner CNN named as they were
+        enrolled (``meta["cnn_named"]``: named right, of; ``_cnn_names``); 0 for a profile enrolled before
+        it was counted (its scenes are read by the perceptron, as they were)."""
+        named = self.meta.get("cnn_named")
+        if not (isinstance(named, list) and len(named) == 2 and all(isinstance(n, int) for n in named)) or named[1] <= 0:
+            return 0.0
+        return min(max(float(named[0]) / float(named[1]), 0.0), 1.0)
+
     def joker_likeness(self, corner: U8) -> float:
         """How much an index corner crop (upright, canonical) looks like an enrolled Joker's corner
         (correlation of ``corner_map``; 0 when no Joker was enrolled or the corner is blank)."""
@@ -275,6 +284,9 @@ class _Recorder:
     def joker_likeness(self, corner: U8) -> float:
         return 0.0
 
+    def cnn_share(self) -> float:
+        return 0.0
+
 
 def _read_image(path: Path) -> U8:
     if not path.is_file():
@@ -354,6 +366,7 @@ def enroll(dirs: list[str | Path], config: RecognizerConfig = DEFAULT_CONFIG) ->
     suits: list[F32] = []
     jokers: list[F32] = []
     cards: dict[str, int] = {}
+    cnn_named = [0, 0]  # cards the corner CNN names as enrolled, of the cards (``DeckProfile.cnn_share``)
     for d in dirs:
         folder = Path(d)
         labels_path = folder / "labels.json"
@@ -398,6 +411,8 @@ def enroll(dirs: list[str | Path], config: RecognizerConfig = DEFAULT_CONFIG) ->
                     # index is known by it.  ("JOKER" down the corner the generic reader reads.)
                     jokers.extend(m for m in (corner_map(corner_at(img, q, config)) for q in quads) if m.any())
                     continue
+                cnn_named[0] += _cnn_names(img, quads, code, config)
+                cnn_named[1] += 1
                 for rank_f, suit_f in _samples(img, quads, config, model, recorder):
                     codes.append(code)
                     ranks.append(rank_f)
@@ -405,9 +420,26 @@ def enroll(dirs: list[str | Path], config: RecognizerConfig = DEFAULT_CONFIG) ->
     if not codes:
         raise ValueError("no index glyph found in any enrolled scan")
     keep = _novel(np.array(codes), np.stack(ranks), np.stack(suits), config.profile_duplicate)
-    meta = {"format": FORMAT, "version": VERSION, "sources": [str(d) for d in dirs], "cards": cards}
+    meta = {"format": FORMAT, "version": VERSION, "sources": [str(d) for d in dirs], "cards": cards,
+            "cnn_named": cnn_named}
     return DeckProfile(np.array(codes, "<U2")[keep], np.stack(ranks)[keep], np.stack(suits)[keep],
                        np.array(jokers, np.float32).reshape(-1, JOKER_MAP), meta)
+
+
+def _cnn_names(img: U8, quads: list[F32], code: str, config: RecognizerConfig) -> bool:
+    """Whether the corner CNN names the card of the index corners top left in ``quads`` as ``code``: one
+    corner or more read as it (its likeliest rank and suit), none as another card.  (A corner read as no
+    index, as the other corner of a deck printing one is, neither names nor belies it.)"""
+    from .cnn import corner_read, load_cnn  # (its probs are ranks x suits in this module's RANKS and SUITS)
+
+    kind, suit = load_cnn().probabilities([corner_at(img, q, config) for q in quads])
+    named = []
+    for k, s in zip(kind, suit, strict=True):
+        read = corner_read(k, s)
+        if read.probs is not None:
+            r, su = np.unravel_index(int(np.argmax(read.probs)), read.probs.shape)
+            named.append(RANKS[int(r)] + SUITS[int(su)] == code)
+    return bool(named) and all(named)
 
 
 def _novel(codes: npt.NDArray[np.str_], ranks: F32, suits: F32, same: float) -> I64:

@@ -36,7 +36,7 @@ def read_corner_at(image: U8, quad: F32, model: Mlp, config: RecognizerConfig,
     w, h = config.card_width, config.card_height
     if corner is None:
         corner = corner_at(image, quad, config)
-    if config.corner_reader == "cnn" and model.profile is None:
+    if config.corner_reader == "cnn" and cnn_knows(model, config):
         from .cnn import read_corner_cnn
 
         return read_corner_cnn(corner)
@@ -52,6 +52,13 @@ def read_corner_at(image: U8, quad: F32, model: Mlp, config: RecognizerConfig,
         if again.probs is not None:
             return again
     return read
+
+
+def cnn_knows(model: Mlp, config: RecognizerConfig) -> bool:
+    """Whether the corner CNN may read the deck's indices: any deck not enrolled, and an enrolled one whose
+    index corners it named at enrolment (``config.profile_cnn_share``); an enrolled deck printing indices of
+    its own (court letters V, D, R) is read by the perceptron, which its profile taught."""
+    return model.profile is None or model.profile.cnn_share() >= config.profile_cnn_share
 
 
 def _inked_at_right(corner: U8) -> bool:

@@ -204,6 +204,7 @@ def test_the_profile_round_trips_and_carries_its_format_and_version(deck, tmp_pa
     again = load_profile(profile.save(tmp_path / "copy.profile"))
     assert np.array_equal(again.codes, profile.codes) and np.array_equal(again.rank_feats, profile.rank_feats)
     assert np.array_equal(again.joker_maps, profile.joker_maps)
+    assert again.meta["cnn_named"] == profile.meta["cnn_named"] and again.cnn_share() == profile.cnn_share()
     with np.load(deck / "deck.profile") as data:
         assert str(data["format"]) == FORMAT and int(data["version"]) == 1
 

@@ -93,7 +93,8 @@ def test_unknown_cards_and_jokers_are_left_as_the_cnn_read_them(monkeypatch):
     assert _witnessed([unknown, joker], monkeypatch, _read("7H"), _read("7H")) == [unknown, joker]
 
 
-def test_the_scene_reader_is_checked_and_an_enrolled_deck_keeps_the_perceptron(monkeypatch, tmp_path):
+def test_the_scene_reader_is_checked_and_an_enrolled_deck_of_indices_of_its_own_keeps_the_perceptron(
+        monkeypatch, tmp_path):
     with pytest.raises(ValueError, match="scene_reader"):
         RecognizerConfig(scene_reader="both")
     monkeypatch.delenv("VISION_SCENE_READER", raising=False)
@@ -108,10 +109,30 @@ def test_the_scene_reader_is_checked_and_an_enrolled_deck_keeps_the_perceptron(m
     called.clear()
     recognize(img, RecognizerConfig(scene_reader="mlp"))
     recognize(img, RecognizerConfig(scene_reader="cnn", corner_reader="cnn"))  # the CNN alone, as before
-    # An enrolled deck: the perceptron reads with its profile (the CNN does not know the deck's indices).
-    generate(tmp_path, "shoe", 54, seed=502, design=7)
-    recognize(img, RecognizerConfig(scene_reader="cnn"), profile=enroll([tmp_path]))
+    # An enrolled deck printing court letters of its own (V, D, R): the perceptron reads with its profile,
+    # which taught it the letters the CNN does not know (a quarter of its court corners named wrong).
+    generate(tmp_path / "vdr", "shoe", 54, seed=502, design=7, court="VDR")
+    letters = enroll([tmp_path / "vdr"])
+    assert 0.8 < letters.cnn_share() < RecognizerConfig().profile_cnn_share
+    recognize(img, RecognizerConfig(scene_reader="cnn"), profile=letters)
     assert not called
+    # An enrolled deck of standard indices, every one the CNN named at enrolment: read as an unseen deck is,
+    # the perceptron witnessing with the profile.
+    generate(tmp_path / "std", "shoe", 54, seed=502, design=7)
+    standard = enroll([tmp_path / "std"])
+    assert standard.meta["cnn_named"] == [53, 53]  # every card (the Joker aside)
+    witnessed_with = []
+    monkeypatch.setattr(scene_module, "perceptron_witness",
+                        lambda cards, image, **k: witnessed_with.append(k["model"].profile) or cards)
+    recognize(img, RecognizerConfig(scene_reader="cnn"), profile=standard)
+    assert witnessed_with == [standard]
+    # ... unless told never to (above 1), and a profile enrolled before the CNN's names were counted.
+    recognize(img, RecognizerConfig(scene_reader="cnn", profile_cnn_share=1.01), profile=standard)
+    older = enroll([tmp_path / "std"])
+    del older.meta["cnn_named"]
+    assert older.cnn_share() == 0.0
+    recognize(img, RecognizerConfig(scene_reader="cnn"), profile=older)
+    assert witnessed_with == [standard]
 
 
 def _tally(config: RecognizerConfig, scenes) -> tuple[int, int, int, int]:
