@@ -737,7 +737,7 @@
             el("span", { class: "label", text: betWords(kind) }),
             el("span", { class: "due", text: sayAmount(due) }),
             el("button", { class: "amount paid-amount", type: "button", "data-paid": k, "aria-label": `amount paid on seat ${seat} ${betWords(kind)}: tap to enter`,
-              text: sayCents(payCents[k]), onclick: () => keypad(k, `Seat ${seat} ${betWords(kind).toLowerCase()}: due ${sayAmount(due)}`) }),
+              text: sayCents(payCents[k]), onclick: () => keypad(k, `Seat ${seat} ${betWords(kind) === "Perfect Pairs" ? "Perfect Pairs" : betWords(kind).toLowerCase()}: due ${sayAmount(due)}`) }),
             differs ? el("button", { class: "chip", type: "button", "data-as-due": k, text: "= due",
               onclick: () => { payCents[k] = cents(due); seatsPaid.delete(seat); renderSettlement(); } }) : null);
         });

@@ -236,6 +236,9 @@ def test_a_blackjack_round_with_two_seats_a_split_a_bet_behind_and_a_mismatch_bl
     page.wait_for_selector("[data-bet='3/perfect-pairs']")
     assert "30.00" in page.inner_text("[data-bet='3/perfect-pairs']")
     # The dealer hands over 5.00 too little on the Perfect Pairs.
+    page.click("[data-paid='3/perfect-pairs']")
+    assert page.inner_text("#keypad-title") == "Seat 3 Perfect Pairs: due 30.00"  # (it read "perfect pairs")
+    page.keyboard.press("Escape")
     keypad(page, "3/perfect-pairs", "25")
     assert page.inner_text("[data-paid='3/perfect-pairs']") == "25.00"
     page.click("#btn-paid")
