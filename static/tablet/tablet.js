@@ -1176,7 +1176,10 @@
     }[p.why] || (asked.code === "JK" && !CAN.has("jokers")
       // Unsure, and a Joker at a game without them: no guess may be left to tap (it said "tap the card it is").
       ? `${which} looks like a Joker, but this game uses no Jokers: ${pickIt}, or tap ${noCard}`
-      : `Unsure read${several ? ` of card ${p.card + 1} of ${p.of} in the scan` : ""}: ${pickIt}`);
+      : `Unsure read${several ? ` of card ${p.card + 1} of ${p.of} in the scan` : ""}` +
+        // no guess left because the shoe holds none of what the reader saw: said, not an empty row of guesses
+        (!guesses.length && /^[2-9TJQKA][SHDC]$/.test(asked.code || "")
+          ? ` (${pretty(asked.code)}?, but the shoe holds no more of it)` : "") + `: ${pickIt}`);
     box.replaceChildren(...(look ? [look] : []), el("div", { class: "scan-ask" }, el("p", { text: words }),
       el("div", { class: "guesses" },
       ...guesses.map((c) => el("button", { class: "guess" + (/[HD]$/.test(c.code) ? " red" : ""), type: "button",

@@ -606,6 +606,22 @@ def test_a_refused_card_is_named_as_its_face_in_the_error(browser, live_server, 
     assert "10♠" in text and "TS" not in text, text
 
 
+def test_an_unsure_read_of_a_card_the_shoe_holds_no_more_of_says_so(
+        browser, live_server, demo_casino, dealer, monkeypatch, tmp_path):
+    # Found playing the tablet: an unsure Q♦ when every Q♦ was dealt asked "Unsure read: pick the card it
+    # is below" with no guess, and no word of why.
+    from tables import services
+
+    monkeypatch.setattr(services.scans, "recognise", fake_recognise)
+    page = open_bluffjack_hand(browser, live_server, demo_casino.tables["bluffjack"], dealer)
+    pick(page, "QD")
+    scan(page, tmp_path, "QD", confidence=60)  # the one-deck shoe holds no second Q♦
+    page.wait_for_selector("#scan-confirm .scan-ask p")
+    assert page.locator("#scan-confirm [data-confirm]").count() == 0
+    assert page.inner_text("#scan-confirm .scan-ask p") == (
+        "Unsure read (Q♦?, but the shoe holds no more of it): pick the card it is below")
+
+
 def test_a_bluffjack_stack_is_entered_in_whole_chips(browser, live_server, demo_casino, dealer):
     table = demo_casino.tables["bluffjack"]
     page = take_table(browser, live_server, table, dealer, shuffled=False)
