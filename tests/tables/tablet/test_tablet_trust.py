@@ -22,6 +22,7 @@ from tests.tables.tablet.test_tablet_rounds import (
     pick,
     shuffle,
     sign_in,
+    take_table,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -236,10 +237,7 @@ def test_a_bet_behind_or_side_bet_at_a_seat_with_no_main_bet_is_flagged_not_drop
     # Found playing the tablet: 5.00 behind seat 4, which had no main bet, went nowhere: the round took
     # seats 2 and 6 and said nothing of it.
     table = demo_casino.tables["unlimited-blackjack"]
-    page = sign_in(browser, live_server, dealer)
-    page.goto(f"{live_server.url}/tablet/tables/{table.pk}/")
-    page.click("#btn-take")
-    shuffle(page)
+    page = take_table(browser, live_server, table, dealer)
     page.click("[data-chip='2-main-2500']")
     page.click("[data-chip='4-behind-500']")
     page.click("[data-chip='6-pp-500']")
