@@ -57,8 +57,8 @@ class RecognizerConfig:
     profile_duplicate: float = 0.97  # enrolment keeps one of a card's glyph samples this alike
     # An enrolled deck's table scenes are read by the corner CNN, with the perceptron reading with the
     # profile its witness (as an unseen deck's are), where at enrolment the CNN named this share of the
-    # deck's index corners or more (``DeckProfile.cnn_share``); a deck printing indices of its own (court
-    # letters V, D, R: a quarter of its corners named wrong) keeps the perceptron, which enrolment taught.
+    # deck's cards or more (``DeckProfile.cnn_share``); a deck printing indices of its own (court letters
+    # V, D, R: 4 of its 53 cards named wrong, 0.925) keeps the perceptron, which enrolment taught.
     # Above 1: never.
     profile_cnn_share: float = 0.97
     profile_joker_match: float = 0.85  # a corner with no index this like an enrolled Joker's: that Joker
@@ -71,7 +71,7 @@ class RecognizerConfig:
     # are read by the perceptron and the CNN as before): "mlp", the perceptron with the CNN its witness
     # (``read.scene_witness``, in the mode ``cnn_witness_scenes``); "cnn", the corner CNN with the
     # perceptron its witness (``read.perceptron_witness``).  An enrolled deck only where the CNN named
-    # its index corners at enrolment (``profile_cnn_share``; else read with its profile by the
+    # its cards at enrolment (``profile_cnn_share``; else read with its profile by the
     # perceptron); not with ``cnn_witness_scenes`` "off" (no CNN in scenes at all).
     # The default, "cnn" since session 34 (heldout's unseen-face scenes 93.2 / 97.3% against
     # 92.5 / 96.8%, reads of 0.9 or more 267 against 231, none wrong: docs/vision.md), comes from

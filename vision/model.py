@@ -50,7 +50,7 @@ class GlyphWeigher(Protocol):
         ...
 
     def cnn_share(self) -> float:
-        """The share of the deck's index corners the corner CNN named right at enrolment (0 to 1)."""
+        """The share of the deck's cards the corner CNN named right at enrolment (0 to 1)."""
         ...
 
 

@@ -56,7 +56,7 @@ def read_corner_at(image: U8, quad: F32, model: Mlp, config: RecognizerConfig,
 
 def cnn_knows(model: Mlp, config: RecognizerConfig) -> bool:
     """Whether the corner CNN may read the deck's indices: any deck not enrolled, and an enrolled one whose
-    index corners it named at enrolment (``config.profile_cnn_share``); an enrolled deck printing indices of
+    cards it named at enrolment (``config.profile_cnn_share``); an enrolled deck printing indices of
     its own (court letters V, D, R) is read by the perceptron, which its profile taught."""
     return model.profile is None or model.profile.cnn_share() >= config.profile_cnn_share
 

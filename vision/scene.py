@@ -94,8 +94,8 @@ def find_cards(image: U8, config: RecognizerConfig, mask: U8 | None = None,
 def _cnn_reads_scene(model: Mlp, config: RecognizerConfig) -> bool:
     """Whether the corner CNN reads the scene's index corners with the perceptron its witness
     (``scene_reader`` "cnn", the perceptron the corner reader otherwise; not with the CNN kept out of
-    scenes, ``cnn_witness_scenes`` "off").  An enrolled deck only where the CNN named its index
-    corners at enrolment (``read.cnn_knows``), the perceptron witnessing with the profile: a profile
+    scenes, ``cnn_witness_scenes`` "off").  An enrolled deck only where the CNN named its
+    cards at enrolment (``read.cnn_knows``), the perceptron witnessing with the profile: a profile
     that teaches the perceptron the deck's own indices (court letters V, D, R, say), which the CNN,
     learning nothing from the enrolment, would not read, keeps the perceptron as the reader."""
     return (config.scene_reader == "cnn" and config.corner_reader == "mlp" and config.cnn_witness_scenes != "off"

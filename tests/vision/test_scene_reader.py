@@ -110,7 +110,7 @@ def test_the_scene_reader_is_checked_and_an_enrolled_deck_of_indices_of_its_own_
     recognize(img, RecognizerConfig(scene_reader="mlp"))
     recognize(img, RecognizerConfig(scene_reader="cnn", corner_reader="cnn"))  # the CNN alone, as before
     # An enrolled deck printing court letters of its own (V, D, R): the perceptron reads with its profile,
-    # which taught it the letters the CNN does not know (a quarter of its court corners named wrong).
+    # which taught it the letters the CNN does not know (4 of its 53 cards named wrong).
     generate(tmp_path / "vdr", "shoe", 54, seed=502, design=7, court="VDR")
     letters = enroll([tmp_path / "vdr"])
     assert 0.8 < letters.cnn_share() < RecognizerConfig().profile_cnn_share
