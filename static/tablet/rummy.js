@@ -35,6 +35,8 @@
     const suit = { S: "♠", H: "♥", D: "♦", C: "♣" }[code.slice(-1)];
     return code.slice(0, -1).replace("T", "10") + suit;
   }
+  // Card codes inside the engine's words as the dealer reads cards: "7H" → "7♥", "JK" → "Joker".
+  const faces = (text) => String(text).replace(/\b(JK|[2-9TJQKA][SHDC])\b/g, (c) => pretty(c));
   // The refusal in words (no rule id, field path or raw JSON on screen: kit.js).
   const showError = (data) => window.TabletKit.showErrorIn($("error"), data);
   const request = window.TabletKit.request;
@@ -118,8 +120,7 @@
     const who = turn();
     // The reason may already name the player ("Player 2: take the 8H"): never the name twice.
     const reason = String(n.reason || "");
-    // Card codes in the engine's sentence as the dealer reads cards: "7H" → "7♥".
-    const words = reason.replace(/\b(JK|[2-9TJQKA][SHDC])\b/g, (c) => pretty(c));
+    const words = faces(reason);
     $("rummy-prompt").textContent = (who && !reason.toLowerCase().startsWith(who.toLowerCase()) ? `${who}: ` : "") + words;
     $("rummy-prompt").dataset.needs = n.needs;
     const hand = who && game.hands[who] ? game.hands[who] : [];
@@ -234,9 +235,9 @@
     const r = await request("POST", `/api/tables/${TABLE}/rummy/check/`, body);
     const d = r.data;
     // the engine's words with the cards as faces ("Hand: A♠ 15 + Joker 25 = 40", not "AS 15 + JK 25")
-    $("rummy-result").textContent = (!r.ok ? window.TabletKit.errorText(d) :
+    $("rummy-result").textContent = faces(!r.ok ? window.TabletKit.errorText(d) :
       `Deal ${d.deal} (${d.contract.join(" + ")}): ` + (d.met === null ? "no contract laid down" : d.met ? `contract met — ${d.message}` :
-        `contract NOT met: ${d.message}`) + `. Hand: ${d.hand_detail}`).replace(/\b(JK|[2-9TJQKA][SHDC])\b/g, (c) => pretty(c));
+        `contract NOT met: ${d.message}`) + `. Hand: ${d.hand_detail}`);
   }
   $("rummy-target-laid").addEventListener("click", () => { target = "laid"; renderCheck(); });
   $("rummy-target-hand").addEventListener("click", () => { target = "hand"; renderCheck(); });

@@ -133,8 +133,8 @@
       return errorWords({ field: k, error: Array.isArray(v) ? v.join(" ") : String(v) });
     }
     text = String(text).replace(/\s*\[[a-z0-9_.-]+\.[a-z0-9_.-]+\]\s*$/i, "");
-    text = text.replace(/seat:(\d+)\/hand:(\d+)/g, (_, s, h) => `seat ${s}, hand ${Number(h) + 1}`)
-      .replace(/seat:(\d+)/g, "seat $1").replace(/player:/g, "");
+    text = faces(text.replace(/seat:(\d+)\/hand:(\d+)/g, (_, s, h) => `seat ${s}, hand ${Number(h) + 1}`)
+      .replace(/seat:(\d+)/g, "seat $1").replace(/player:/g, "")); // cards as faces: "impossible card Q♦", not QD
     const where = fieldWords(data.field);
     const sentence = text.charAt(0).toUpperCase() + text.slice(1);
     const bet = where.match(/^Seat \d+ (.+)$/);
@@ -146,6 +146,8 @@
   }
   const betWords = (k) => ({ main: "Main bet", behind: "Bet behind", "behind-insurance": "Insurance behind",
     bonus: "Bonus", pot: "Pot", "perfect-pairs": "Perfect Pairs", "21+3": "21+3", insurance: "Insurance", ante: "Ante" }[k] || k);
+  // ... inside a sentence ("Seat 1 main bet"): lower case, but Perfect Pairs is the bet's name.
+  const betInSentence = (k) => (k === "perfect-pairs" ? betWords(k) : betWords(k).toLowerCase());
   // "seat:3/hand:1" → "seat 3, hand 2"; "player:Seat 2" → "Seat 2"; "dealer" → "dealer".
   const placeWords = (to) => String(to || "").replace(/^player:/, "").split("/").map((p) => {
     const [k, v] = p.split(":");
@@ -160,7 +162,7 @@
       return;
     }
     box.hidden = false;
-    box.textContent = faces(errorWords(data)); // "impossible card Q♦", not the code QD
+    box.textContent = errorWords(data);
     box.dataset.field = data.field || "";
     box.dataset.rule = data.rule || "";
     box.title = [data.field, data.rule].filter(Boolean).join(" · ");
@@ -737,7 +739,7 @@
             el("span", { class: "label", text: betWords(kind) }),
             el("span", { class: "due", text: sayAmount(due) }),
             el("button", { class: "amount paid-amount", type: "button", "data-paid": k, "aria-label": `amount paid on seat ${seat} ${betWords(kind)}: tap to enter`,
-              text: sayCents(payCents[k]), onclick: () => keypad(k, `Seat ${seat} ${betWords(kind) === "Perfect Pairs" ? "Perfect Pairs" : betWords(kind).toLowerCase()}: due ${sayAmount(due)}`) }),
+              text: sayCents(payCents[k]), onclick: () => keypad(k, `Seat ${seat} ${betInSentence(kind)}: due ${sayAmount(due)}`) }),
             differs ? el("button", { class: "chip", type: "button", "data-as-due": k, text: "= due",
               onclick: () => { payCents[k] = cents(due); seatsPaid.delete(seat); renderSettlement(); } }) : null);
         });
