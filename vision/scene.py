@@ -524,7 +524,7 @@ def _cards_at(scene: _Scene, regions: list[Contour], card_h: float, model: Mlp,
     at any size)."""
     image = scene.image
     found: list[dict[str, Any]] = []
-    for contour in _trimmed(regions, card_h):
+    for contour in _bitten_read(scene, regions, card_h, model, config, found):
         single = None  # the region read whole, when that names a card
         whole = None
         if _maybe_single(contour):
@@ -560,6 +560,45 @@ def _cards_at(scene: _Scene, regions: list[Contour], card_h: float, model: Mlp,
             # (``_counted_on_top``) or the dealer to be asked, rather than left out.
             (found if alone is None else alone).append(whole)
     return _merge(found, card_h)
+
+
+def _bitten_read(scene: _Scene, regions: list[Contour], card_h: float, model: Mlp, config: RecognizerConfig,
+                 found: list[dict[str, Any]]) -> list[Contour]:
+    """The regions cut down to their card bodies (``_trimmed``), but for a card alone with a bite out of
+    its outline (a chip on its edge: ``_bitten_single``) read whole and surely, which goes into ``found``
+    (trimming would cut the card apart at the chip)."""
+    out: list[Contour] = []
+    for contour in regions:
+        if not _maybe_single(contour) and _bitten_single(contour, card_h):
+            # The card's corners as its outline's sides meet, and, where the bite took a corner, as
+            # the smallest rectangle around it has them.
+            whole = _surest_whole(scene.image, contour, model, config)
+            if whole is not None:
+                found.append(whole)
+                continue
+        out.extend(_trimmed([contour], card_h))
+    return out
+
+
+def _surest_whole(image: U8, contour: Contour, model: Mlp, config: RecognizerConfig) -> dict[str, Any] | None:
+    """A card alone with a bite out of its outline read whole surely, else None: laid out as its outline's
+    sides meet, and where the bite took a corner (that read not sure), as the smallest rectangle around
+    the outline has it."""
+    for quad in (quad_of(contour), f32(cv2.boxPoints(cv2.minAreaRect(contour)))):
+        whole = read_card(image, portrait_order(quad), model, config, pips=True, scene=True)
+        if whole["code"] != "unknown" and whole["confidence"] >= 0.9:
+            return whole
+    return None
+
+
+def _bitten_single(contour: Contour, card_h: float) -> bool:
+    """One card with a bite out of its outline (a chip on its edge): its convex hull is one card's
+    shape and size, and the region fills most of it."""
+    hull = as_contour(cv2.convexHull(contour))
+    if not card_shaped(hull, 0.88, (1.25, 1.55)):
+        return False
+    long_side = max(cv2.minAreaRect(hull)[1])
+    return 0.85 * card_h <= long_side <= 1.15 * card_h and cv2.contourArea(contour) >= 0.5 * cv2.contourArea(hull)
 
 
 def _unindexed_top_card(image: U8, contour: Contour, cards: list[dict[str, Any]], card_h: float,

@@ -645,3 +645,40 @@ def test_a_peak_beside_a_card_of_its_code_is_another_card_and_one_on_it_is_that_
     assert _on_or_by((1085, 398), upper)  # the upper card's own top-left index
     assert _on_or_by((1062, 390), upper)  # its index, the outline laid out a little off
     assert _on_or_by((1195, 550), upper)  # its bottom-right index
+
+
+def test_a_card_alone_with_a_chip_bitten_out_of_its_edge_is_read_whole():
+    # Seed 81's suit-beside scene of DejaVu Sans Mono Bold (bench/scene_misses.py): a Finnish 13♣ lying
+    # alone, a chip over its left long edge and another at its right.  Its outline is no card's shape
+    # (``_maybe_single``), and trimming the region to its card bodies cut the card apart at the chip: not
+    # found, though read whole it names K♣ at 0.97.  Its convex hull is one card's shape and size.
+    from vision.cards import card_mask
+    from vision.scene import _bitten_single, _card_regions, _maybe_single
+
+    design, style = _unseen_style("DejaVuSansMono-Bold", "beside")
+    img, label = table_image(np.random.default_rng([81, design, 99]), style=style, indices=True)
+    (king,) = [c for c in label["cards"] if c["code"] == "KC"]
+    centre = tuple(float(v) for v in np.asarray(king["corners"]).mean(axis=0))
+    # (the card's centre lies under the chip, off its region)
+    (region,) = [r for r in _card_regions(card_mask(img)) if cv2.pointPolygonTest(r, centre, True) > -0.3 * king["height_px"]]
+    assert not _maybe_single(region) and _bitten_single(region, king["height_px"])
+    assert not _bitten_single(region, 1.4 * king["height_px"])  # not a card of the scene's size
+    found = [c for c in recognize(img) if c["code"] == "KC"]
+    assert len(found) == 1 and found[0]["confidence"] >= 0.9
+    assert np.linalg.norm(np.asarray(found[0]["corners"]).mean(axis=0) - centre) < 0.2 * king["height_px"]
+
+
+def test_a_hand_of_two_cards_is_no_card_with_a_bite_out_of_it():
+    from vision.scene import _bitten_single
+
+    canvas = np.zeros((400, 400), np.uint8)
+    for dx in (0, 40):  # two cards of 140 x 100, the second a third of a card across from the first
+        cv2.fillConvexPoly(canvas, np.array([[100 + dx, 100 + dx // 2], [200 + dx, 100 + dx // 2],
+                                             [200 + dx, 240 + dx // 2], [100 + dx, 240 + dx // 2]], np.int32), 255)
+    (hand,), _ = cv2.findContours(canvas, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    assert not _bitten_single(hand, 140.0)
+    lone = np.zeros_like(canvas)
+    cv2.fillConvexPoly(lone, np.array([[100, 100], [200, 100], [200, 240], [100, 240]], np.int32), 255)
+    cv2.circle(lone, (110, 170), 26, 0, -1)  # a chip over its long edge
+    (bitten,), _ = cv2.findContours(lone, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    assert _bitten_single(bitten, 140.0)
