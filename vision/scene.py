@@ -533,6 +533,13 @@ def _cards_at(scene: _Scene, regions: list[Contour], card_h: float, model: Mlp,
             quad = portrait_order(quad_of(contour))
             crops = index_corners(image, quad, config)
             whole = read_card(image, quad, model, config, pips=True, scene=True, corners=crops)
+            if scene.perceptron is not None and whole["code"] == "unknown" and _joker_guess(whole):
+                # Neither corner holds an index the CNN reads, and the CNN sees something in them: the
+                # perceptron, the scene's witness, tells whether they are blank paper (a Joker that
+                # prints no index; a card's edge shown in a corner crop looks inked to the CNN).
+                blank = read_card(image, quad, model, scene.perceptron, pips=True, scene=True, corners=crops)
+                if blank["code"] == "JK":
+                    whole = blank
             if whole["code"] != "unknown":
                 if whole["confidence"] >= 0.9:
                     found.append(whole)
@@ -560,6 +567,12 @@ def _cards_at(scene: _Scene, regions: list[Contour], card_h: float, model: Mlp,
             # (``_counted_on_top``) or the dealer to be asked, rather than left out.
             (found if alone is None else alone).append(whole)
     return _merge(found, card_h)
+
+
+def _joker_guess(card: dict[str, Any]) -> bool:
+    """Whether an unknown card's first guess is a Joker (no rank read in either corner)."""
+    guesses = card.get("guesses") or []
+    return bool(guesses) and guesses[0]["code"] == "JK"
 
 
 def _bitten_read(scene: _Scene, regions: list[Contour], card_h: float, model: Mlp, config: RecognizerConfig,
