@@ -16,6 +16,7 @@ and read, and of the hypotheses that read an index at one place the surest is ke
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -71,7 +72,7 @@ def find_cards(image: U8, config: RecognizerConfig, mask: U8 | None = None,
         witness = partial(perceptron_witness, model=model, config=config)
         config = replace(config, corner_reader="cnn")
     h_img = image.shape[0]
-    measured = _against_peaks(_card_height(regions, h_img), scene, config)
+    measured = _against_peaks(_card_height(regions, h_img, scene.peaks(config)), scene, config)
     if measured is not None:
         doubt = _peaks_doubt(measured, scene, config)
         if doubt is None:
@@ -1162,15 +1163,22 @@ def _maybe_single(contour: Contour) -> bool:
     return card_shaped(contour, 0.82, (1.15, 1.8))
 
 
-def _card_height(regions: list[Contour], h_img: int) -> float | None:
-    """The card height in pixels: from regions that hold one card; else from the straight edges of
-    hands' outlines (the top card of a hand shows a whole long edge and a whole short edge in one
-    card's proportion); else None."""
-    singles = [max(cv2.minAreaRect(c)[1]) for c in regions if _looks_single(c)]
+def _card_height(regions: list[Contour], h_img: int, peaks: Sequence[IndexPeak] = ()) -> float | None:
+    """The card height in pixels: from regions that hold one card (where the learned detector's
+    ``peaks`` find no more than two index corners on them); else from the straight edges of hands'
+    outlines (the top card of a hand shows a whole long edge and a whole short edge in one card's
+    proportion); else None."""
+    singles = [max(cv2.minAreaRect(c)[1]) for c in regions if _looks_single(c) and not _many_indices(c, peaks)]
     edges = [e for e in map(_whole_card_edges, regions) if e is not None and 0.1 * h_img <= e <= 0.45 * h_img]
     if singles or edges:
         return float(np.median(singles + edges))
     return None
+
+
+def _many_indices(contour: Contour, peaks: Sequence[IndexPeak]) -> bool:
+    """Whether the learned detector finds three index corners or more on a region: more than one card
+    prints (a hand of cards lying nearly one over the other can have a card's shape)."""
+    return sum(cv2.pointPolygonTest(contour, (p.x, p.y), False) >= 0 for p in peaks) >= 3
 
 
 def _against_peaks(measured: float | None, scene: _Scene, config: RecognizerConfig) -> float | None:
