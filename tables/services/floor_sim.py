@@ -1,15 +1,16 @@
 """The floor simulator: plays rounds with the real engines and writes them as the tablet would have.
 
-For demos and load.  Each table plays its game through the engine — Unlimited and Mini Blackjack by
-``tables.engine.blackjack.simulate.play_round`` with the computed basic strategy, Finnish 27 by the
-engine's forced plays, drawing rules and ``settle`` with the rule text's advice for free choices —
-from randomly shuffled shoes with the rule set's shuffle point.  A few things go wrong on purpose,
+For demos and load.  Each table plays its game through the engine — Unlimited and Mini Blackjack with
+the computed basic strategy, Finnish 27 by the engine's forced plays and the rule text's advice for free
+choices — from randomly shuffled shoes with the rule set's shuffle point.  A few things go wrong on purpose,
 so the audits and the dashboard have something to find: dealers pay the wrong amount now and then
 (some mismatches approved by a pit boss, today's left open), shoes are sometimes dealt past the
 shuffle point or shuffled early, a reshuffle is now and then not announced.
 
-Rows are written with ``bulk_create`` (decisions are not stored: a simulated round keeps its cards,
-wagers, settlement lines, payments and approvals, which is what the audits and the dashboard read).
+Each round is played through the engine's live round (``tables.engine.live``), as the tablet plays it, and
+stored as the tablet stores it: its cards and decisions in order (a replay of them rebuilds the round, so a
+history round shows as it was played), wagers, settlement lines, payments and approvals.  Rows are written
+with ``bulk_create``.
 The timestamps are the simulated ones: ``auto_now``/``auto_now_add`` are switched off while writing.
 """
 
@@ -31,10 +32,10 @@ from django.db.models import Max
 from django.utils import timezone
 
 from tables.access import DEALER, PIT_BOSS
+from tables.engine import live
 from tables.engine.cards import Card
 from tables.engine.games import house_games
 from tables.engine.money import fmt
-from tables.engine.paytable import PayTable as EnginePayTable
 from tables.engine.rulesets import BlackjackRules, rules_from_params
 from tables.engine.settlement import SettlementLine as EngineLine
 from tables.engine.settlement import discrepancies, due_by_kind
@@ -44,6 +45,7 @@ from tables.models import (
     ApprovalKind,
     AuditEvent,
     Casino,
+    Decision,
     Game,
     Payment,
     PayTable,
@@ -166,119 +168,109 @@ class Deck:
 
 @dataclass
 class Played:
-    """One played round: cards in dealing order with where they went, bets, lines per seat."""
+    """One played round: its cards and decisions in order, bets, lines per seat."""
 
-    cards: list[tuple[str, str]]  # (code, to)
+    # ("card", code, to, False) or ("decision", actor, action, forced), in the order the table saw them
+    events: list[tuple[str, str, str, bool]]
     wagers: list[tuple[int, str, Decimal]]  # (seat, kind, amount)
     lines: dict[int, list[EngineLine]]
 
 
 class Player:
-    """Plays one table's game through the engine."""
+    """Plays one table's game through the engine's live round, as the tablet does."""
 
     def __init__(self, table: Table, rng: random.Random) -> None:
         self.game = table.game.slug
         self.rng = rng
-        self.rules: Any = rules_from_params(self.game, table.rule_set.params)
+        self.params = table.rule_set.params
+        self.rules: Any = rules_from_params(self.game, self.params)
         self.pay_json = table.pay_table.as_engine_json()
-        self.pay_table = EnginePayTable.from_json(self.game, self.pay_json)
         self.tmin = table.min_bet
         self.tmax = table.max_bet
         if self.game == "finnish-27":
             from tables.analysis.finnish27 import rule_text_strategy
 
             self.strategy = rule_text_strategy()
-        else:
-            from tables.engine.blackjack.outcome import Settler
-
-            if not isinstance(self.rules, BlackjackRules):
-                raise ValueError(f"{self.game}: the floor simulator plays Finnish 27 and blackjack only")
-            self.settler = Settler(self.rules, self.pay_table, self.tmin)
+        elif not isinstance(self.rules, BlackjackRules):
+            raise ValueError(f"{self.game}: the floor simulator plays Finnish 27 and blackjack only")
 
     def bet(self) -> Decimal:
         units = self.rng.choice((1, 1, 1, 2, 2, 3, 5, 10))
         return min(self.tmin * units, self.tmax)
 
     def play(self, deck: Deck) -> Played:
-        """Play one round from ``deck``."""
+        """Play one round from ``deck``: the bets, then every card and decision the live round asks for."""
+        wagers = self._wagers()
+        seats = sorted({s for s, _, _ in wagers})
+        setup = {"seats": [{"seat": s, "wagers": {k: fmt(a) for (s2, k, a) in wagers if s2 == s}, "behind": []}
+                           for s in seats]}  # fmt: skip
+        state = live.start(self.game, self.params, self.pay_json, self.tmin, setup)
+        events: list[tuple[str, str, str, bool]] = []
+        while True:
+            prompt = live.next_step(self.game, state)
+            if prompt.needs == "card":
+                card = deck.draw()
+                live.deal(self.game, state, card)
+                events.append(("card", card.code, prompt.actor or "dealer", False))
+            elif prompt.needs == "decision":
+                action = prompt.forced or self._choose(state, prompt)
+                live.decide(self.game, state, prompt.actor or "", action)
+                events.append(("decision", prompt.actor or "", action, prompt.forced == action))
+            elif prompt.needs == "settle":
+                return Played(events, wagers, {seat: list(lines) for seat, lines in live.settle(self.game, state)})
+            else:
+                raise RuntimeError(f"{self.game}: the simulated round waits for {prompt.needs!r}")
+
+    def _wagers(self) -> list[tuple[int, str, Decimal]]:
         if self.game == "finnish-27":
-            return self._finnish27(deck)
-        return self._blackjack(deck)
-
-    def _finnish27(self, deck: Deck) -> Played:
-        from tables.analysis.finnish27 import NMAX
-        from tables.engine.finnish27 import forced_play, player_decided, settle
-        from tables.engine.finnish27.values import card_value, dealer_must_hit, hand_value, initial_winner
-
-        wager = self.bet()
-        rules = self.rules
-        c = [deck.draw() for _ in range(4)]
-        player, dealer = [c[0], c[2]], [c[1], c[3]]
-        order = [(c[0].code, "seat:1"), (c[1].code, "dealer"), (c[2].code, "seat:1"), (c[3].code, "dealer")]
-        if initial_winner(player, dealer) is None:
-            low = int(card_value(player[0]) + card_value(player[1]) <= 14)
-            while True:
-                play = forced_play(player, dealer)
-                if play is None:
-                    pt, ps = hand_value(player)
-                    dt, ds = hand_value(dealer)
-                    made = int(any(x.is_joker for x in player) or len({x.rank for x in player}) < len(player))
-                    stand = self.strategy[low, dt, int(ds), pt, int(ps), min(len(player), NMAX), made]
-                    play = "stand" if stand else "hit"
-                if play == "stand":
-                    break
-                x = deck.draw()
-                player.append(x)
-                order.append((x.code, "seat:1"))
-            if player_decided(player, rules) is None:
-                while dealer_must_hit(dealer, rules):
-                    x = deck.draw()
-                    dealer.append(x)
-                    order.append((x.code, "dealer"))
-        result = settle(player, dealer, wager, table_minimum=self.tmin, pay_table=self.pay_table, rules=rules)
-        return Played(order, [(1, "main", wager)], {1: list(result.lines)})
-
-    def _blackjack(self, deck: Deck) -> Played:
-        from tables.analysis.blackjack import recommend
-        from tables.engine.blackjack.live import SeatBet
-        from tables.engine.blackjack.simulate import play_round
-
+            return [(1, "main", self.bet())]
         if self.rules.single_player:
             seats = [self.rng.randint(1, 3)]
         else:
             seats = sorted(self.rng.sample(range(1, self.rules.seats + 1), self.rng.randint(1, 4)))
-        bets = []
         wagers: list[tuple[int, str, Decimal]] = []
         for s in seats:
-            main = self.bet()
-            pp = t3 = None
+            wagers.append((s, "main", self.bet()))
             if not self.rules.single_player and self.rng.random() < 0.25:
-                pp = self.tmin
+                wagers.append((s, "perfect-pairs", self.tmin))
             if not self.rules.single_player and self.rng.random() < 0.2:
-                t3 = self.tmin
-            bets.append(SeatBet(seat=s, main=main, perfect_pairs=pp, twenty_one_plus_three=t3))
-            wagers.append((s, "main", main))
-            if pp:
-                wagers.append((s, "perfect-pairs", pp))
-            if t3:
-                wagers.append((s, "21+3", t3))
-        start = deck.pos
-        dealer, plays, lines = play_round(self.rules, self.pay_table, self.tmin, bets, iter(deck), decide=recommend,
-                                          settler=self.settler)  # fmt: skip
-        # Where each card went, matched to the cards in dealing order (equal cards are interchangeable).
-        dest: dict[str, list[str]] = defaultdict(list)
-        for p in plays:
-            for h_i, hand in enumerate(p.hands):
-                to = f"seat:{p.seat}" if len(p.hands) == 1 else f"seat:{p.seat}/hand:{h_i + 1}"
-                for card in hand.cards:
-                    dest[card.code].append(to)
-        for card in dealer:
-            dest[card.code].append("dealer")
-        order = []
-        for card in deck.cards[start:deck.pos]:
-            targets = dest[card.code]
-            order.append((card.code, targets.pop(0) if targets else "dealer"))
-        return Played(order, wagers, {p.seat: ls for p, ls in zip(plays, lines, strict=True)})
+                wagers.append((s, "21+3", self.tmin))
+        return wagers
+
+    def _choose(self, state: Any, prompt: Any) -> str:
+        """A free choice: Finnish 27 by the rule text's advice, blackjack by the computed basic strategy
+        (no insurance is taken; surrender where the strategy says so)."""
+        allowed = tuple(prompt.allowed)
+        if self.game == "finnish-27":
+            return self._finnish_choice(state, allowed)
+        from tables.analysis.blackjack import recommend
+        from tables.engine.blackjack.live import _current
+
+        if prompt.phase == "offers":
+            if "surrender" in allowed:  # early surrender against an Ace, where the strategy says so
+                seat_no = live.parse_actor(prompt.actor or "")[0]
+                (seat,) = [x for x in state.seats if x.number == seat_no]
+                if recommend(self.rules, seat.hands[0].cards, state.dealer[0], False, False, True) == "surrender":
+                    return "surrender"
+            return "decline"
+        cur = _current(state)
+        assert cur is not None
+        _, _, hand = cur
+        play = recommend(self.rules, hand.cards, state.dealer[0], "double" in allowed, "split" in allowed, False)
+        return play if play in allowed else ("hit" if "hit" in allowed else "stand")
+
+    def _finnish_choice(self, state: Any, allowed: tuple[str, ...]) -> str:
+        from tables.analysis.finnish27 import NMAX
+        from tables.engine.finnish27.values import card_value, hand_value
+
+        player, dealer = state.player, state.dealer
+        pt, ps = hand_value(player)
+        dt, ds = hand_value(dealer)
+        low = int(card_value(player[0]) + card_value(player[1]) <= 14)
+        made = int(any(x.is_joker for x in player) or len({x.rank for x in player}) < len(player))
+        stand = self.strategy[low, dt, int(ds), pt, int(ps), min(len(player), NMAX), made]
+        play = "stand" if stand else "hit"
+        return play if play in allowed else allowed[0]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -307,7 +299,7 @@ def _approval_limit() -> tuple[Decimal, Decimal]:
     return approval_amount(), approval_multiple()
 
 
-CLOCKED = (Shoe, ShuffleEvent, Round, RoundCard, Payment, Approval, AuditEvent, TableSession)
+CLOCKED = (Shoe, ShuffleEvent, Round, RoundCard, Decision, Payment, Approval, AuditEvent, TableSession)
 
 
 def simulate_floor(*, tables: int = 3, days: int = 1, rounds_per_hour: int = 40, seed: int | None = None,
@@ -378,7 +370,7 @@ class TableSim:
     def flush(self) -> None:
         """Write the rows collected so far (parents first: their keys come back from the insert)."""
         with simulated_clock(*CLOCKED), transaction.atomic():
-            self.w.flush(Shoe, ShuffleEvent, TableSession, Round, Wager, RoundCard, SettlementLine, Payment,
+            self.w.flush(Shoe, ShuffleEvent, TableSession, Round, Wager, RoundCard, Decision, SettlementLine, Payment,
                          Approval, AuditEvent)  # fmt: skip
 
     def play_day(self, start: datetime, end: datetime, rounds_per_hour: int) -> None:
@@ -448,6 +440,18 @@ class TableSim:
             return False
         return True
 
+    def _cards_and_decisions(self, rnd: Round, played: Played, first_pos: int, dealer: Any, at: datetime) -> None:
+        """The round's cards and decisions, in one sequence as the tablet stores them."""
+        dealt = 0
+        for seq, (kind, who, what, forced) in enumerate(played.events, start=1):
+            if kind == "card":
+                self.w.add(RoundCard(round=rnd, seq=seq, shoe_position=first_pos + dealt, to=what, code=who,
+                                     recorded_by=dealer, recorded_at=at))  # fmt: skip
+                dealt += 1
+            else:
+                self.w.add(Decision(round=rnd, seq=seq, actor=who, action=what, forced=forced, recorded_by=dealer,
+                                    recorded_at=at))  # fmt: skip
+
     def _round(self, at: datetime, step: timedelta, dealer: Any) -> None:
         rng, player, table = self.rng, self.player, self.table
         if self._shuffle_due():
@@ -494,9 +498,7 @@ class TableSim:
         self.result.rounds += 1
         for seat, kind, amount in played.wagers:
             w.add(Wager(round=rnd, seat=seat, kind=kind, amount=amount))
-        for seq, (code, to) in enumerate(played.cards, start=1):
-            w.add(RoundCard(round=rnd, seq=seq, shoe_position=first_pos + seq - 1, to=to, code=code,
-                            recorded_by=dealer, recorded_at=at))  # fmt: skip
+        self._cards_and_decisions(rnd, played, first_pos, dealer, at)
         for seat, lines in played.lines.items():
             for ln in lines:
                 w.add(SettlementLine(round=rnd, seat=seat, bet=ln.bet, wager=ln.wager, result=ln.result, net=ln.net,
