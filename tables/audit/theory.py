@@ -7,8 +7,8 @@ computed basic-strategy edge for blackjack, the simulation for Finnish 27.  Vari
   Var = sum p_i (b_i)^2 + p_lose - mean^2 (Finnish 27: a win pays 1 + bonus b_i; no pushes, ties go
   to the dealer, so Var = 1 + sum p_i (b_i^2 + 2 b_i) - mean^2 over the bonus lines' rates);
 - the blackjack main bet (doubles, splits, blackjacks at 3:2) is estimated by playing rounds through
-  the engine's ``play_round`` with the computed basic strategy (``analysis.blackjack.recommend``) — the same player the floor simulator
-  uses — from a fixed seed, so the figure is reproducible.
+  the engine's ``play_round`` with the computed basic strategy (``analysis.blackjack.recommend``) — the strategy the floor
+  simulator plays by — from a fixed seed, so the figure is reproducible.
 """
 
 from __future__ import annotations
