@@ -176,3 +176,17 @@ def test_a_split_round_page_counts_hands_and_bets_behind_from_one_as_the_tablet_
     assert "seat 1, hand 2: stand" in page
     assert "<td>1, hand 1</td>" in page and "<td>1, hand 2</td>" in page
     assert "<td>1, hand 1, behind 1</td>" in page and "behind 0" not in page
+
+
+def test_a_tables_recall_names_its_bets_in_words(demo_casino, dealer, pit_boss):
+    ub = demo_casino.tables["unlimited-blackjack"]
+    services.table_open(table=ub, actor=dealer)
+    services.shoe_shuffle(table=ub, actor=dealer, reason="new shoe")
+    rnd = services.round_open(table=ub, actor=dealer, seats=[{"seat": 1, "wagers": {"main": "10.00", "perfect-pairs": "5.00"}}])
+    for code in ["8S", "6H", "8H", "TC"]:  # a pair of eights: the Perfect Pairs bet wins
+        services.round_add_card(round=rnd, code=code, actor=dealer)
+    services.round_decide(round=rnd, action="stand", actor=dealer)
+    services.round_add_card(round=rnd, code="9S", actor=dealer)  # the dealer's 16 busts
+    services.round_settle(round=rnd, actor=dealer)
+    page = client_for(pit_boss).get(f"/dashboard/tables/{ub.pk}/").content.decode()
+    assert "seat 1 Perfect Pairs: win" in page and "perfect-pairs" not in page
