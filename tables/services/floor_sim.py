@@ -174,6 +174,7 @@ class Played:
     events: list[tuple[str, str, str, bool]]
     wagers: list[tuple[int, str, Decimal]]  # (seat, kind, amount)
     lines: dict[int, list[EngineLine]]
+    setup: dict[str, Any]  # the round's setup as the live round opened with it (and the Round row keeps)
 
 
 class Player:
@@ -217,7 +218,7 @@ class Player:
                 live.decide(self.game, state, prompt.actor or "", action)
                 events.append(("decision", prompt.actor or "", action, prompt.forced == action))
             elif prompt.needs == "settle":
-                return Played(events, wagers, {seat: list(lines) for seat, lines in live.settle(self.game, state)})
+                return Played(events, wagers, {seat: list(lines) for seat, lines in live.settle(self.game, state)}, setup)
             else:
                 raise RuntimeError(f"{self.game}: the simulated round waits for {prompt.needs!r}")
 
@@ -487,8 +488,7 @@ class TableSim:
             table=table, shoe=shoe, number=self.round_no, game=player.game, rule_set_id=table.rule_set_id,
             pay_table_id=table.pay_table_id, rules=self.rules_snapshot, pay_table_lines=self.pay_snapshot,
             table_minimum=player.tmin, state=state, version=4,
-            setup={"seats": [{"seat": s, "wagers": {k: fmt(a) for (s2, k, a) in played.wagers if s2 == s},
-                              "behind": []} for s in played.lines]},
+            setup=played.setup,
             prompt={"phase": "settled", "needs": "none"}, due=due, paid=paid, discrepancies=found,
             approval_required=bool(big), approval_reason=big, opened_by=dealer, opened_at=at, updated_at=settled_at,
             settled_at=settled_at, closed_at=None if state == RoundState.MISMATCH else settled_at,
