@@ -642,6 +642,16 @@ def trace_shoe(rules: Finnish27Rules, strategy: npt.NDArray[np.int8], seed: int,
     return out
 
 
+def strategy_play(strategy: npt.NDArray[np.int8], player: Sequence[Card], dealer: Sequence[Card]) -> str:
+    """A free choice by ``strategy`` (``rule_text_strategy``, ``improved_strategy``): "stand" or "hit" for the
+    player's hand against the dealer's."""
+    low = int(card_value(player[0]) + card_value(player[1]) <= 14)
+    pt, ps = hand_value(player)
+    dt, ds = hand_value(dealer)
+    made = int(any(c.is_joker for c in player) or len({c.rank for c in player}) < len(player))
+    return "stand" if strategy[low, dt, int(ds), pt, int(ps), min(len(player), NMAX), made] else "hit"
+
+
 def engine_round(cards: Sequence[Card], strategy: npt.NDArray[np.int8], rules: Finnish27Rules,
                  pay_table: PayTable | None = None) -> tuple[Decimal, str | None, int]:
     """Play one round through the engine from ``cards`` (in dealing order) with ``strategy`` for free choices.
@@ -655,15 +665,8 @@ def engine_round(cards: Sequence[Card], strategy: npt.NDArray[np.int8], rules: F
     dealer = [cards[1], cards[3]]
     pos = 4
     if initial_winner(player, dealer) is None:
-        low = int(card_value(player[0]) + card_value(player[1]) <= 14)
         while True:
-            play = forced_play(player, dealer)
-            if play is None:
-                pt, ps = hand_value(player)
-                dt, ds = hand_value(dealer)
-                made = int(any(c.is_joker for c in player)
-                           or len({c.rank for c in player}) < len(player))
-                play = "stand" if strategy[low, dt, int(ds), pt, int(ps), min(len(player), NMAX), made] else "hit"
+            play = forced_play(player, dealer) or strategy_play(strategy, player, dealer)
             if play == "stand":
                 break
             player.append(cards[pos])

@@ -243,35 +243,22 @@ class Player:
         (no insurance is taken; surrender where the strategy says so)."""
         allowed = tuple(prompt.allowed)
         if self.game == "finnish-27":
-            return self._finnish_choice(state, allowed)
-        from tables.analysis.blackjack import recommend
-        from tables.engine.blackjack.live import _current
+            from tables.analysis.finnish27 import strategy_play
 
+            play = strategy_play(self.strategy, state.player, state.dealer)
+            return play if play in allowed else allowed[0]
+        from tables.analysis.blackjack import recommend
+
+        seat_no, hand_no, _ = live.parse_actor(prompt.actor or "")
+        (seat,) = [x for x in state.seats if x.number == seat_no]
         if prompt.phase == "offers":
-            if "surrender" in allowed:  # early surrender against an Ace, where the strategy says so
-                seat_no = live.parse_actor(prompt.actor or "")[0]
-                (seat,) = [x for x in state.seats if x.number == seat_no]
-                if recommend(self.rules, seat.hands[0].cards, state.dealer[0], False, False, True) == "surrender":
-                    return "surrender"
-            return "decline"
-        cur = _current(state)
-        assert cur is not None
-        _, _, hand = cur
+            # early surrender against an Ace, where the strategy says so
+            surrender = "surrender" in allowed and recommend(self.rules, seat.hands[0].cards, state.dealer[0],
+                                                             False, False, True) == "surrender"  # fmt: skip
+            return "surrender" if surrender else "decline"
+        hand = seat.hands[hand_no or 0]
         play = recommend(self.rules, hand.cards, state.dealer[0], "double" in allowed, "split" in allowed, False)
         return play if play in allowed else ("hit" if "hit" in allowed else "stand")
-
-    def _finnish_choice(self, state: Any, allowed: tuple[str, ...]) -> str:
-        from tables.analysis.finnish27 import NMAX
-        from tables.engine.finnish27.values import card_value, hand_value
-
-        player, dealer = state.player, state.dealer
-        pt, ps = hand_value(player)
-        dt, ds = hand_value(dealer)
-        low = int(card_value(player[0]) + card_value(player[1]) <= 14)
-        made = int(any(x.is_joker for x in player) or len({x.rank for x in player}) < len(player))
-        stand = self.strategy[low, dt, int(ds), pt, int(ps), min(len(player), NMAX), made]
-        play = "stand" if stand else "hit"
-        return play if play in allowed else allowed[0]
 
 
 # ---------------------------------------------------------------------------------------------
