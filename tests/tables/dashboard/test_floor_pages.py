@@ -176,6 +176,8 @@ def test_a_split_round_page_counts_hands_and_bets_behind_from_one_as_the_tablet_
     assert "seat 1, hand 2: stand" in page
     assert "<td>1, hand 1</td>" in page and "<td>1, hand 2</td>" in page
     assert "<td>1, hand 1, behind 1</td>" in page and "behind 0" not in page
+    recall = client_for(pit_boss).get(f"/dashboard/tables/{ub.pk}/").content.decode()
+    assert "seat 1, hand 1 main: win" in recall and "seat 1, hand 2 main: win" in recall  # the split hands told apart
 
 
 def test_a_tables_recall_names_its_bets_in_words(demo_casino, dealer, pit_boss):
